@@ -1,0 +1,1 @@
+//! runlens-charts: chart drawing functions generic over plotters' `DrawingBackend`.

@@ -1,0 +1,2 @@
+//! `runlens`: the command-line tool.
+fn main() {}

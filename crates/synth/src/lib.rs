@@ -1,0 +1,1 @@
+//! runlens-synth: writes realistic, clearly synthetic harness-format files.

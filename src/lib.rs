@@ -1,0 +1,1 @@
+//! runlens-web: the dashboard.
