@@ -1,2 +1,49 @@
-//! `runlens`: the command-line tool.
-fn main() {}
+//! `runlens`: import harness outputs, compute metrics, serve the dashboard and the Jev proxy.
+//!
+//! A thin shell over `runlens-core`, `runlens-synth` and `runlens-proxy`: argument parsing,
+//! file I/O and printing live here, no metric logic.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+#[derive(Parser)]
+#[command(name = "runlens", version, about = "Results explorer for agentic text-to-SQL benchmarks")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve the dashboard, bundles and a Jev-compatible API.
+    Serve(cmd::serve::Args),
+    /// Import harness output folders into one run bundle (.json or .json.gz).
+    Export(cmd::export::Args),
+    /// Check a bundle or a harness folder; print a summary or the errors.
+    Validate(cmd::validate::Args),
+    /// Compute the harness's metrics from a bundle.
+    Metrics(cmd::metrics::Args),
+    /// Write synthetic harness-format files (not a bundle).
+    Synth(cmd::synth::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::Export(a) => cmd::export::run(a),
+        Command::Validate(a) => cmd::validate::run(a),
+        Command::Metrics(a) => cmd::metrics::run(a),
+        Command::Synth(a) => cmd::synth::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

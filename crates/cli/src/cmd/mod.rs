@@ -1,0 +1,7 @@
+//! One module per subcommand; each exposes `Args` (clap) and `run(Args)`.
+
+pub mod export;
+pub mod metrics;
+pub mod serve;
+pub mod synth;
+pub mod validate;
