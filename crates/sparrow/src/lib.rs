@@ -1,0 +1,1 @@
+//! runlens-sparrow: offline fallback decision model (being written).
