@@ -1,0 +1,165 @@
+//! Metric-versus-k line charts (recall@k, all-required@k, nDCG@k), after the harness's
+//! `sr_retrieval_curve.png`: x = k with a tick at every k, y = score from 0 to 1.02.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::{ChartError, Theme};
+
+/// Point marker of a series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marker {
+    /// Filled circle (the harness's recall@k marker).
+    Circle,
+    /// Filled square (the harness's all-required@k marker).
+    Square,
+    /// Filled triangle.
+    Triangle,
+}
+
+/// One line: a label for the legend, a colour, a marker and `(k, value)` points.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Legend text.
+    pub label: String,
+    /// Line and marker colour.
+    pub color: RGBColor,
+    /// Marker drawn at every point.
+    pub marker: Marker,
+    /// `(k, value)` pairs, k ≥ 1, values in [0, 1].
+    pub points: Vec<(u32, f64)>,
+}
+
+/// A metric-versus-k chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CurveChart {
+    /// Title above the plot.
+    pub title: String,
+    /// Largest k on the x axis (at least 1).
+    pub k_max: u32,
+    /// The lines, drawn in order.
+    pub series: Vec<Series>,
+    /// Colours of background, text and grid.
+    pub theme: Theme,
+}
+
+/// Where the plot landed, so a caller can map a mouse position back to k (hover read-outs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CurveLayout {
+    /// Pixel x of k = 1 and of k = `k_max` (relative to the drawing area).
+    pub x_px: (i32, i32),
+    /// Pixel y of value 0 and of value 1.
+    pub y_px: (i32, i32),
+    /// The chart's k_max.
+    pub k_max: u32,
+}
+
+impl CurveLayout {
+    /// The k whose x position is nearest to pixel `x`, or `None` outside the plot.
+    pub fn k_at(&self, x: i32) -> Option<u32> {
+        let (x0, x1) = self.x_px;
+        if self.k_max <= 1 {
+            return (x >= x0 - 8 && x <= x0 + 8).then_some(1);
+        }
+        let step = f64::from(x1 - x0) / f64::from(self.k_max - 1);
+        let k = (f64::from(x - x0) / step).round() + 1.0;
+        (k >= 1.0 && k <= f64::from(self.k_max)).then_some(k as u32)
+    }
+}
+
+/// Y axis top: the harness plots scores on 0..1.02 so that 1.0 stays visible.
+const Y_TOP: f64 = 1.02;
+
+/// Draws `chart` on `area` and returns the plot's pixel layout.
+pub fn draw_curves<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &CurveChart,
+) -> Result<CurveLayout, ChartError<DB>> {
+    let theme = chart.theme;
+    let k_max = chart.k_max.max(1);
+    area.fill(&theme.background)?;
+    // A single k gets a small margin so the point is not drawn on the frame.
+    let x_range = if k_max == 1 {
+        0.5..1.5
+    } else {
+        1.0..f64::from(k_max)
+    };
+    let mut ctx = ChartBuilder::on(area)
+        .caption(
+            &chart.title,
+            ("sans-serif", 18).into_font().color(&theme.text),
+        )
+        .margin(14)
+        .x_label_area_size(40)
+        .y_label_area_size(48)
+        .build_cartesian_2d(x_range, 0.0..Y_TOP)?;
+    let label_style = ("sans-serif", 13).into_font().color(&theme.text);
+    ctx.configure_mesh()
+        .x_desc("k (tables retrieved)")
+        .y_desc("score")
+        .x_labels(k_max.min(20) as usize)
+        .x_label_formatter(&|x| format!("{}", x.round() as i64))
+        .y_labels(6)
+        .y_label_formatter(&|y| format!("{y:.1}"))
+        .label_style(label_style.clone())
+        .axis_desc_style(label_style.clone())
+        .axis_style(theme.text)
+        .bold_line_style(theme.grid)
+        .light_line_style(theme.background)
+        .draw()?;
+    for s in &chart.series {
+        let pts: Vec<(f64, f64)> = s.points.iter().map(|&(k, v)| (f64::from(k), v)).collect();
+        let color = s.color;
+        ctx.draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))?
+            .label(s.label.clone())
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+            });
+        draw_markers(&mut ctx, &pts, color, s.marker)?;
+    }
+    if !chart.series.is_empty() {
+        ctx.configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(theme.background.mix(0.9))
+            .border_style(theme.grid)
+            .label_font(label_style)
+            .draw()?;
+    }
+    let (x0, y0) = ctx.backend_coord(&(1.0, 0.0));
+    let (x1, y1) = ctx.backend_coord(&(f64::from(k_max), 1.0));
+    Ok(CurveLayout {
+        x_px: (x0, x1),
+        y_px: (y0, y1),
+        k_max,
+    })
+}
+
+type Ctx<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+fn draw_markers<DB: DrawingBackend>(
+    ctx: &mut Ctx<'_, DB>,
+    pts: &[(f64, f64)],
+    color: RGBColor,
+    marker: Marker,
+) -> Result<(), ChartError<DB>> {
+    let style = color.filled();
+    match marker {
+        Marker::Circle => {
+            ctx.draw_series(pts.iter().map(|&p| Circle::new(p, 4, style)))?;
+        }
+        Marker::Square => {
+            ctx.draw_series(
+                pts.iter()
+                    .map(|&p| EmptyElement::at(p) + Rectangle::new([(-4, -4), (4, 4)], style)),
+            )?;
+        }
+        Marker::Triangle => {
+            ctx.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 5, style)))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,41 @@
+//! Colours: the harness's own plot colours and the Okabe-Ito palette, in light and dark themes.
+
+use plotters::style::RGBColor;
+
+/// Named colours used across charts. Values are the harness's (harness-formats.md §7.1, §9).
+pub struct Palette;
+
+impl Palette {
+    /// recall@k line in the harness's retrieval-curve plot (`#1f77b4`).
+    pub const RECALL: RGBColor = RGBColor(0x1f, 0x77, 0xb4);
+    /// all-required@k line in the harness's retrieval-curve plot (`#d62728`).
+    pub const ALL_REQUIRED: RGBColor = RGBColor(0xd6, 0x27, 0x28);
+    /// nDCG@k (not plotted by the harness): Okabe-Ito bluish green (`#009E73`).
+    pub const NDCG: RGBColor = RGBColor(0x00, 0x9e, 0x73);
+}
+
+/// Background, text and grid colours of one theme.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Theme {
+    /// Chart background.
+    pub background: RGBColor,
+    /// Titles, labels and axis lines.
+    pub text: RGBColor,
+    /// Light grid lines.
+    pub grid: RGBColor,
+}
+
+impl Theme {
+    /// Dark text on white.
+    pub const LIGHT: Theme = Theme {
+        background: RGBColor(0xff, 0xff, 0xff),
+        text: RGBColor(0x22, 0x22, 0x22),
+        grid: RGBColor(0xe4, 0xe4, 0xe4),
+    };
+    /// Light text on a near-black background.
+    pub const DARK: Theme = Theme {
+        background: RGBColor(0x16, 0x18, 0x1c),
+        text: RGBColor(0xe8, 0xe8, 0xe8),
+        grid: RGBColor(0x3a, 0x3d, 0x44),
+    };
+}

@@ -1,0 +1,99 @@
+//! The curve chart drawn to SVG: exact marker positions, legend and title, hover mapping.
+
+use plotters::prelude::*;
+use plotters_svg::SVGBackend;
+use runlens_charts::{CurveChart, Marker, Palette, Series, Theme, draw_curves};
+
+fn chart(points: Vec<(u32, f64)>, k_max: u32) -> CurveChart {
+    CurveChart {
+        title: "recall@k <synthetic & \"quoted\">".into(),
+        k_max,
+        series: vec![Series {
+            label: "recall@k (share of gold tables found)".into(),
+            color: Palette::RECALL,
+            marker: Marker::Circle,
+            points,
+        }],
+        theme: Theme::LIGHT,
+    }
+}
+
+fn render(c: &CurveChart) -> (String, runlens_charts::CurveLayout) {
+    let mut svg = String::new();
+    let layout = {
+        let root = SVGBackend::with_string(&mut svg, (640, 400)).into_drawing_area();
+        let layout = draw_curves(&root, c).unwrap();
+        root.present().unwrap();
+        layout
+    };
+    (svg, layout)
+}
+
+/// `(cx, cy)` of every `<circle>` in document order.
+fn circles(svg: &str) -> Vec<(i32, i32)> {
+    let attr = |s: &str, name: &str| -> i32 {
+        let start = s.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        let end = start + s[start..].find('"').unwrap();
+        s[start..end].parse().unwrap()
+    };
+    svg.match_indices("<circle")
+        .map(|(i, _)| &svg[i..])
+        .map(|s| (attr(s, "cx"), attr(s, "cy")))
+        .collect()
+}
+
+#[test]
+fn one_marker_per_point_at_its_exact_position() {
+    let (svg, layout) = render(&chart(vec![(1, 0.5), (2, 1.0), (3, 1.0)], 3));
+    let c = circles(&svg);
+    assert_eq!(c.len(), 3);
+    // k = 1 sits on the left end, k = 3 on the right end; value 1.0 at the y of 1.0.
+    assert_eq!(c[0].0, layout.x_px.0);
+    assert_eq!(c[2].0, layout.x_px.1);
+    assert_eq!(c[1].1, layout.y_px.1);
+    // 0.5 is halfway between 0 and 1 (±1 px of rounding).
+    let mid = f64::from(layout.y_px.0 + layout.y_px.1) / 2.0;
+    assert!(
+        (f64::from(c[0].1) - mid).abs() <= 1.0,
+        "{} vs {mid}",
+        c[0].1
+    );
+    // k = 2 is halfway between k = 1 and k = 3.
+    assert!((c[1].0 - (layout.x_px.0 + layout.x_px.1) / 2).abs() <= 1);
+}
+
+#[test]
+fn title_and_legend_are_escaped_text() {
+    let (svg, _) = render(&chart(vec![(1, 0.25)], 10));
+    assert!(
+        svg.contains("recall@k &lt;synthetic &amp; &quot;quoted&quot;&gt;"),
+        "{svg}"
+    );
+    assert!(svg.contains("recall@k (share of gold tables found)"));
+    assert!(!svg.contains("<synthetic"));
+    assert!(svg.contains("k (tables retrieved)"));
+}
+
+#[test]
+fn hover_maps_pixels_back_to_k() {
+    let (_, layout) = render(&chart(vec![(1, 0.1)], 10));
+    assert_eq!(layout.k_max, 10);
+    assert_eq!(layout.k_at(layout.x_px.0), Some(1));
+    assert_eq!(layout.k_at(layout.x_px.1), Some(10));
+    let step = f64::from(layout.x_px.1 - layout.x_px.0) / 9.0;
+    assert_eq!(
+        layout.k_at(layout.x_px.0 + (4.0 * step) as i32 + 1),
+        Some(5)
+    );
+    assert_eq!(layout.k_at(layout.x_px.0 - 200), None);
+    assert_eq!(layout.k_at(layout.x_px.1 + 200), None);
+}
+
+#[test]
+fn empty_chart_draws_axes_without_legend() {
+    let mut c = chart(vec![], 5);
+    c.series.clear();
+    let (svg, _) = render(&c);
+    assert!(svg.contains("score"));
+    assert_eq!(circles(&svg).len(), 0);
+}

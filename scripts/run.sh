@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# `make run`: set up what is missing, build the release web app and `runlens`, make sure the
+# synthetic sample exists, and serve everything on http://127.0.0.1:8080 (Ctrl-C stops it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+source scripts/env.sh
+cargo build --profile native -p runlens-cli
+scripts/sample.sh target/native/runlens
+trunk build --release --offline
+exec target/native/runlens serve --addr "${RUNLENS_ADDR:-127.0.0.1:8080}" --dist dist "$@"
