@@ -1,1 +1,15 @@
-//! See the crate documentation.
+//! Metrics and statistics: every number the dashboard shows, computed from raw per-row data.
+//!
+//! Definitions follow harness-formats.md (ClickHouse/data-agent-mnist) exactly; each
+//! function documents its definition, conventions and an example. Kernels take plain
+//! slices and sets; bundle-level functions map the run bundle onto them. Everything here is
+//! deterministic and gives identical results natively and on wasm32.
+
+pub mod confidence;
+pub mod curves;
+pub mod error;
+pub mod gold_tables;
+pub mod ranking;
+pub mod stats;
+
+pub use error::MetricsError;

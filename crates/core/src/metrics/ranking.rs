@@ -1,0 +1,160 @@
+//! Per-question table-ranking metrics (harness-formats.md §5.5), as pure kernels.
+//!
+//! Inputs are the realised ranking (`ranked`, best first; the stored `ranked` list is
+//! authoritative) and the gold set `G`. Shared conventions:
+//! - **Positions** are 0-based (`i`), **ranks** 1-based (`i + 1`).
+//! - **Binary relevance**: a table is relevant iff it is in `G`.
+//! - **Duplicates** in `ranked` (never produced by the harness, whose `ranked` is a
+//!   permutation of the universe) earn credit only at their first occurrence, so every
+//!   metric stays in `[0, 1]`.
+//! - **Gold outside the ranking** (e.g. outside the universe) still counts in `|G|`, in the
+//!   nDCG ideal and in recall's denominator, capping those scores below 1.
+//! - **`k = 0`** is the empty prefix: nDCG, recall, precision and hit are 0;
+//!   all-required is true only for an empty `G`.
+//! - **`k` beyond the list** behaves as the whole list (the prefix cannot grow).
+//!
+//! MRR, precision@k and hit@k are runlens extensions the harness lacks.
+
+use std::borrow::Borrow;
+use std::collections::HashSet;
+use std::hash::{BuildHasher, Hash};
+
+/// 0-based positions of the first occurrence of each gold table in `ranked`, ascending.
+///
+/// Stops scanning once every gold table has been found. Example: ranked `[a, b, c]`,
+/// gold `{c, a}` → `[0, 2]`.
+pub fn gold_positions<S, T, H>(ranked: &[S], gold: &HashSet<T, H>) -> Vec<usize>
+where
+    S: AsRef<str>,
+    T: Borrow<str> + Hash + Eq,
+    H: BuildHasher,
+{
+    let mut positions = Vec::with_capacity(gold.len());
+    let mut seen: HashSet<&str> = HashSet::with_capacity(gold.len());
+    for (i, table) in ranked.iter().enumerate() {
+        if positions.len() == gold.len() {
+            break;
+        }
+        let table = table.as_ref();
+        if gold.contains(table) && seen.insert(table) {
+            positions.push(i);
+        }
+    }
+    positions
+}
+
+/// Discount of 0-based position `i`: `1 / log2(i + 2)` (rank `r = i + 1` → `1/log2(r + 1)`).
+pub fn discount(i: usize) -> f64 {
+    1.0 / ((i + 2) as f64).log2()
+}
+
+/// Ideal DCG at `k` for `n_gold` relevant tables: `Σ_{i < min(n_gold, k)} 1/log2(i + 2)`.
+pub fn ideal_dcg(n_gold: usize, k: usize) -> f64 {
+    (0..n_gold.min(k)).map(discount).sum()
+}
+
+/// nDCG@k with binary gain and log2 discount.
+///
+/// ## Definition
+/// `DCG = Σ_{i < k, ranked[i] ∈ G} 1/log2(i + 2)`, `IDCG = Σ_{i < min(|G|, k)} 1/log2(i + 2)`,
+/// `nDCG@k = DCG / IDCG`, and `0.0` when `IDCG = 0` (empty `G` or `k = 0`).
+/// ## Example
+/// ranked `[u, d, s]`, `G = {u, s}`: `nDCG@3 = (1 + 1/log2 4) / (1 + 1/log2 3) ≈ 0.919721`.
+pub fn ndcg_at_k<S, T, H>(ranked: &[S], gold: &HashSet<T, H>, k: usize) -> f64
+where
+    S: AsRef<str>,
+    T: Borrow<str> + Hash + Eq,
+    H: BuildHasher,
+{
+    ndcg_from_positions(&gold_positions(ranked, gold), gold.len(), k)
+}
+
+/// nDCG@k from precomputed [`gold_positions`] and `|G|` (same definition as [`ndcg_at_k`]).
+pub fn ndcg_from_positions(positions: &[usize], n_gold: usize, k: usize) -> f64 {
+    let idcg = ideal_dcg(n_gold, k);
+    if idcg == 0.0 {
+        return 0.0;
+    }
+    positions
+        .iter()
+        .take_while(|&&p| p < k)
+        .map(|&p| discount(p))
+        .sum::<f64>()
+        / idcg
+}
+
+/// recall@k = `|set(ranked[:k]) ∩ G| / |G|`, `0.0` when `G` is empty.
+///
+/// Example: ranked `[u, d, s]`, `G = {u, s}`: recall@1 = 1/2, recall@3 = 2/2.
+pub fn recall_at_k<S, T, H>(ranked: &[S], gold: &HashSet<T, H>, k: usize) -> f64
+where
+    S: AsRef<str>,
+    T: Borrow<str> + Hash + Eq,
+    H: BuildHasher,
+{
+    recall_from_positions(&gold_positions(ranked, gold), gold.len(), k)
+}
+
+/// recall@k from precomputed positions (same definition as [`recall_at_k`]).
+pub fn recall_from_positions(positions: &[usize], n_gold: usize, k: usize) -> f64 {
+    if n_gold == 0 {
+        return 0.0;
+    }
+    hits_within(positions, k) as f64 / n_gold as f64
+}
+
+/// all-required@k: true iff `G ⊆ set(ranked[:k])` (vacuously true for an empty `G`).
+///
+/// Example: ranked `[u, d, s]`, `G = {u, s}`: false at k = 2, true at k = 3.
+pub fn all_required_at_k<S, T, H>(ranked: &[S], gold: &HashSet<T, H>, k: usize) -> bool
+where
+    S: AsRef<str>,
+    T: Borrow<str> + Hash + Eq,
+    H: BuildHasher,
+{
+    hits_within(&gold_positions(ranked, gold), k) == gold.len()
+}
+
+/// Extension — precision@k = `|set(ranked[:k]) ∩ G| / k` (denominator `k` even when the
+/// list is shorter, as trec_eval's `P_k`); `0.0` for `k = 0`.
+pub fn precision_from_positions(positions: &[usize], k: usize) -> f64 {
+    if k == 0 {
+        return 0.0;
+    }
+    hits_within(positions, k) as f64 / k as f64
+}
+
+/// Extension — hit@k: true iff at least one gold table is in `ranked[:k]`.
+pub fn hit_from_positions(positions: &[usize], k: usize) -> bool {
+    positions.first().is_some_and(|&p| p < k)
+}
+
+/// Extension — reciprocal rank: `1 / rank` of the best-ranked gold table, `0.0` if none is
+/// ranked. Its macro mean is MRR. Example: first gold at position 2 → `1/3`.
+pub fn reciprocal_rank_from_positions(positions: &[usize]) -> f64 {
+    positions.first().map_or(0.0, |&p| 1.0 / (p + 1) as f64)
+}
+
+/// k*: the smallest `k` whose top `k` holds every gold table (= the worst gold rank), or
+/// `None` when some gold table is not in the ranking or `G` is empty.
+pub fn k_star_from_positions(positions: &[usize], n_gold: usize) -> Option<usize> {
+    if n_gold == 0 || positions.len() < n_gold {
+        return None;
+    }
+    positions.last().map(|&p| p + 1)
+}
+
+/// 1-based rank of the worst-ranked gold table **that is ranked**; `None` when no gold
+/// table appears in the ranking. Equals k* when every gold table is ranked.
+pub fn worst_gold_rank_from_positions(positions: &[usize]) -> Option<usize> {
+    positions.last().map(|&p| p + 1)
+}
+
+/// Number of positions `< k` (positions are ascending).
+fn hits_within(positions: &[usize], k: usize) -> usize {
+    positions.partition_point(|&p| p < k)
+}
+
+#[cfg(test)]
+#[path = "ranking_tests.rs"]
+mod tests;
