@@ -1,1 +1,175 @@
-//! See the crate documentation.
+//! The `runlens.bundle/1` data model (see `docs/bundle-format.md`).
+//!
+//! A bundle is one JSON document (optionally gzip-compressed) holding, losslessly, everything
+//! runlens reads from the harness: questions and ground truth, every candidate cell with its
+//! judge votes and usage, Jev table rankings, Jev failure labels, FM1–FM5 labels and gate
+//! rows, for one or more corpora side by side, plus provenance and a content hash.
+//!
+//! ```
+//! use runlens_core::bundle::{Bundle, BundleBody, Provenance};
+//! let bundle = Bundle::new(Provenance::default(), BundleBody::default());
+//! let bytes = bundle.to_json_vec();
+//! let back = Bundle::from_slice(&bytes).unwrap();
+//! assert_eq!(back, bundle);
+//! assert_eq!(back.content_hash, back.body.content_hash());
+//! ```
+
+mod cell;
+mod codec;
+mod corpus;
+mod jev;
+mod question;
+mod summary;
+mod warning;
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+pub use cell::{Cell, Outcome, ResultScore, Usage, Vote};
+pub use codec::BundleError;
+pub use corpus::{CellRef, Corpus};
+pub use jev::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
+pub use question::{Question, ResultRow};
+pub use summary::Summary;
+pub use warning::Warning;
+
+use crate::rules::RulesConfig;
+
+/// The format tag every bundle carries in its `format` field.
+pub const FORMAT: &str = "runlens.bundle/1";
+
+/// Unknown JSON fields of a harness row, kept verbatim (sorted by key unless serde_json's
+/// `preserve_order` is on).
+pub type Extra = IndexMap<String, serde_json::Value>;
+
+/// A run bundle: format tag, provenance, the body and the body's content hash.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Bundle {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Who made the bundle from which files, and when.
+    pub provenance: Provenance,
+    /// Lower-case hex SHA-256 of the body's canonical serialisation
+    /// ([`BundleBody::content_hash`]); independent of provenance, so re-exporting the same
+    /// inputs gives the same hash.
+    pub content_hash: String,
+    /// The data.
+    pub body: BundleBody,
+}
+
+impl Bundle {
+    /// Wraps a body, setting `format` and computing `content_hash`.
+    pub fn new(provenance: Provenance, body: BundleBody) -> Bundle {
+        let content_hash = body.content_hash();
+        Bundle {
+            format: FORMAT.to_owned(),
+            provenance,
+            content_hash,
+            body,
+        }
+    }
+}
+
+/// Provenance: tool version, creation time and every input file. Core has no clock, so the
+/// caller supplies `runlens_version` and `created_at` (RFC 3339 UTC by convention).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Provenance {
+    /// Version of the runlens that wrote the bundle.
+    pub runlens_version: String,
+    /// Creation time, RFC 3339 (e.g. `2026-12-02T12:00:00Z`); empty when unknown.
+    pub created_at: String,
+    /// Every input file read, in the order read.
+    pub inputs: Vec<InputFileInfo>,
+}
+
+/// One input file's identity.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct InputFileInfo {
+    /// Relative path as given to the importer (e.g. `out/failure_labels.jsonl`).
+    pub name: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Lower-case hex SHA-256 of the bytes.
+    pub sha256: String,
+}
+
+/// The hashed part of a bundle: everything but the provenance.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct BundleBody {
+    /// True when the inputs are synthetic (a `SYNTHETIC.md` was present, or `--synthetic`).
+    #[serde(default)]
+    pub synthetic: bool,
+    /// Free-text notice shown by the UI (e.g. the first paragraph of `SYNTHETIC.md`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+    /// The retrieval universe: sorted, distinct, lower-case `namespace.table` names.
+    #[serde(default)]
+    pub universe: Vec<String>,
+    /// Where `universe` came from.
+    #[serde(default)]
+    pub universe_source: UniverseSource,
+    /// Table namespaces (e.g. `marts`, `crm`).
+    #[serde(default)]
+    pub namespaces: Vec<String>,
+    /// The schema prompt text, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema_prompt: Option<SchemaPrompt>,
+    /// The rules config (semantic + decidable), when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<RulesConfig>,
+    /// Every candidate model seen in any corpus, in first-seen order, with display names.
+    #[serde(default)]
+    pub models: Vec<ModelInfo>,
+    /// The corpora, in the order given.
+    #[serde(default)]
+    pub corpora: Vec<Corpus>,
+    /// Non-fatal import problems.
+    #[serde(default)]
+    pub warnings: Vec<Warning>,
+}
+
+impl BundleBody {
+    /// The corpus with this name.
+    pub fn corpus(&self, name: &str) -> Option<&Corpus> {
+        self.corpora.iter().find(|c| c.name == name)
+    }
+
+    /// The display name of a model key (the key itself when unknown).
+    pub fn display_name<'a>(&'a self, key: &'a str) -> &'a str {
+        self.models
+            .iter()
+            .find(|m| m.key == key)
+            .map_or(key, |m| m.display_name.as_str())
+    }
+}
+
+/// Where the universe came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UniverseSource {
+    /// Table-matcher hits in the schema prompt (harness-formats.md §5.1).
+    SchemaPrompt,
+    /// The `ranked` lists of the ranking rows (each holds the whole universe).
+    RankingRows,
+    /// No prompt and no ranking rows: the universe is empty.
+    #[default]
+    None,
+}
+
+/// The schema prompt as given (raw text, `{snapshot_date}` unrendered).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SchemaPrompt {
+    /// Input path as given.
+    pub file_name: String,
+    /// The raw text.
+    pub text: String,
+}
+
+/// A candidate model: registry key and display name.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ModelInfo {
+    /// Registry key as used in `results.jsonl` → `candidates`.
+    pub key: String,
+    /// Display name (the harness's board names by default, §11.1; else the key).
+    pub display_name: String,
+}

@@ -1,0 +1,238 @@
+//! One candidate cell (a model's run on a question) and its judge panel, as the harness
+//! stores them under `results.jsonl` → `candidates[<model>]` (harness-formats.md §3–§4).
+//!
+//! Conventions: every field the harness may omit is an `Option`; missing stays missing and is
+//! never read as zero. Unknown fields are kept in `extra`.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::Extra;
+
+/// A cell, judge-panel or vote outcome, kept exactly as the harness wrote it.
+///
+/// `Loss` is the legacy spelling of `Fail` (06_eval and the gate script still accept it).
+/// Any other string is kept in `Other` so nothing read is lost.
+///
+/// ```
+/// use runlens_core::bundle::Outcome;
+/// assert_eq!(Outcome::from_str_lossless("loss").score(), Some(0.0));
+/// assert_eq!(Outcome::from_str_lossless("tie").score(), Some(0.5));
+/// assert_eq!(Outcome::from_str_lossless("error").score(), None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `"pass"`.
+    Pass,
+    /// `"fail"`.
+    Fail,
+    /// `"tie"`.
+    Tie,
+    /// `"error"` (infra or judge failure; excluded from pass rates).
+    Error,
+    /// `"loss"`, the legacy spelling of fail.
+    Loss,
+    /// Any other string, kept verbatim.
+    Other(String),
+}
+
+impl Outcome {
+    /// Parses a harness outcome string; never fails (unknown strings become `Other`).
+    pub fn from_str_lossless(s: &str) -> Outcome {
+        match s {
+            "pass" => Outcome::Pass,
+            "fail" => Outcome::Fail,
+            "tie" => Outcome::Tie,
+            "error" => Outcome::Error,
+            "loss" => Outcome::Loss,
+            other => Outcome::Other(other.to_owned()),
+        }
+    }
+
+    /// The string as the harness wrote it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Tie => "tie",
+            Outcome::Error => "error",
+            Outcome::Loss => "loss",
+            Outcome::Other(s) => s,
+        }
+    }
+
+    /// Pass-rate score (§4.4): pass 1, tie 0.5, fail/loss 0; `None` (excluded) otherwise.
+    pub fn score(&self) -> Option<f64> {
+        match self {
+            Outcome::Pass => Some(1.0),
+            Outcome::Tie => Some(0.5),
+            Outcome::Fail | Outcome::Loss => Some(0.0),
+            Outcome::Error | Outcome::Other(_) => None,
+        }
+    }
+
+    /// True for `fail` and its legacy spelling `loss`.
+    pub fn is_fail(&self) -> bool {
+        matches!(self, Outcome::Fail | Outcome::Loss)
+    }
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Outcome {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        Ok(Outcome::from_str_lossless(&text))
+    }
+}
+
+/// One candidate's run on one question (also used for the annotators' runs in
+/// `annotated.jsonl`, which have the same shape minus `result_score`).
+///
+/// `sqls[i]` and `sql_results[i]` are parallel, in call order. A result the harness wrote as a
+/// non-string JSON value is stored as its compact JSON text (the importer warns).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Cell {
+    /// Every SQL statement issued, in order (absent in the input → empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sqls: Vec<String>,
+    /// The result text of each statement (JSONEachRow, `Error: ...` or `(empty result)`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sql_results: Vec<String>,
+    /// The final answer text; `None` when absent or null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub final_answer: Option<String>,
+    /// Model calls made (a turn is one model call, not one SQL call).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<u32>,
+    /// Wall-clock seconds, unrounded as read; `None` on the infra-error path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<f64>,
+    /// The judge panel output; `None` for annotator runs and cells never scored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_score: Option<ResultScore>,
+    /// Provider model id actually served, when recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub served_model: Option<String>,
+    /// Runner error (`"max turns (60)"`, `"max output tokens"`, an exception string, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Token usage; `None` when `null` or absent (unknown, never zero).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Unknown fields of the cell, kept verbatim.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub extra: Extra,
+}
+
+impl Cell {
+    /// The cell's outcome (`result_score.outcome`), if it was scored.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.result_score.as_ref().and_then(|r| r.outcome.as_ref())
+    }
+}
+
+/// The judge panel output stored as a cell's `result_score` (§4.2).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ResultScore {
+    /// Aggregated outcome (`pass|fail|tie|error`, legacy `loss`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// Reason text (present on short-circuit and error outcomes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// Judge model keys, one per seat, in seat order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<Vec<String>>,
+    /// Live-vote counts by outcome (`{"pass": 2, "fail": 1}`), in the order read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tally: Option<IndexMap<String, u32>>,
+    /// Every judge vote, in panel order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub votes: Option<Vec<Vote>>,
+    /// Unknown fields, kept verbatim.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub extra: Extra,
+}
+
+/// One judge's vote. Older rows carry only `verdict`; both are kept as read.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Vote {
+    /// `pass|fail|tie|error` (absent in old rows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// `equivalent|not_equivalent|cannot_determine|error`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// The judge's one-sentence reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
+    /// Judge model key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<String>,
+    /// Deterministic comparison shown to the judge (`EQUIVALENT` / `NOT EQUIVALENT`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_equiv: Option<String>,
+    /// Unknown fields, kept verbatim.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub extra: Extra,
+}
+
+impl Vote {
+    /// The vote's outcome as the harness's 10/13 scripts read it: `outcome`, or else the
+    /// `verdict` mapped (`equivalent`→pass, `not_equivalent`→fail, `cannot_determine`→tie,
+    /// `error`→error, other verdicts kept as `Other`).
+    pub fn effective_outcome(&self) -> Option<Outcome> {
+        if let Some(o) = &self.outcome {
+            return Some(o.clone());
+        }
+        self.verdict.as_deref().map(|v| match v {
+            "equivalent" => Outcome::Pass,
+            "not_equivalent" => Outcome::Fail,
+            "cannot_determine" => Outcome::Tie,
+            other => Outcome::from_str_lossless(other),
+        })
+    }
+}
+
+/// Token usage of a run (§3.4). Totals are lower bounds when `calls_missing_usage > 0`.
+///
+/// `prompt`, `cache_read` and `cache_write` are disjoint; `reasoning` is inside `completion`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    /// Uncached prompt tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_tokens: Option<u64>,
+    /// Output tokens (reasoning included).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion_tokens: Option<u64>,
+    /// Reasoning tokens, a breakdown of `completion_tokens`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_tokens: Option<u64>,
+    /// Prompt tokens read from cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    /// Prompt tokens written to cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
+    /// prompt + completion + cache_read + cache_write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    /// Model calls made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api_calls: Option<u64>,
+    /// `[prompt, completion, reasoning, cache_read, cache_write]` per call that reported
+    /// usage, in call order; `None` for the older `bench.py` usage block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub per_turn: Option<Vec<[u64; 5]>>,
+    /// Calls whose usage was missing (the gap between `api_calls` and `per_turn`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls_missing_usage: Option<u64>,
+    /// Unknown fields, kept verbatim.
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub extra: Extra,
+}

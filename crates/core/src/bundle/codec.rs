@@ -1,0 +1,162 @@
+//! Bundle encoding: JSON or gzip-compressed JSON in, canonical JSON out, content hash.
+
+use std::io::{Read, Write};
+
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+
+use super::{Bundle, BundleBody, FORMAT};
+
+/// Why bytes could not be read as a bundle.
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    /// The bytes start with the gzip magic but do not decompress.
+    #[error("bundle: gzip data is corrupt or truncated: {0}")]
+    Gzip(String),
+    /// The JSON is malformed or does not match the `runlens.bundle/1` schema.
+    #[error("bundle: line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line of the problem in the (decompressed) JSON.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// serde_json's description (names the field and what was expected).
+        message: String,
+    },
+    /// The document is JSON but its `format` is not `runlens.bundle/1`.
+    #[error("bundle: unsupported format {found:?}; expected \"runlens.bundle/1\"")]
+    UnsupportedFormat {
+        /// The `format` value found (empty when missing).
+        found: String,
+    },
+    /// The stored `content_hash` does not match the body.
+    #[error("bundle: content_hash {stored} does not match the body (computed {computed})")]
+    HashMismatch {
+        /// The hash stored in the bundle.
+        stored: String,
+        /// The hash of the body as read.
+        computed: String,
+    },
+}
+
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+const UTF8_BOM: [u8; 3] = [0xef, 0xbb, 0xbf];
+
+impl Bundle {
+    /// Parses a bundle from JSON or gzip-compressed JSON (detected by the magic bytes
+    /// `1f 8b`). A leading UTF-8 BOM is ignored. Does not verify the content hash (see
+    /// [`Bundle::verify_content_hash`]).
+    pub fn from_slice(bytes: &[u8]) -> Result<Bundle, BundleError> {
+        if bytes.starts_with(&GZIP_MAGIC) {
+            let json = gunzip(bytes)?;
+            return parse_json(&json);
+        }
+        parse_json(bytes)
+    }
+
+    /// Serialises the bundle as compact JSON.
+    pub fn to_json_vec(&self) -> Vec<u8> {
+        // Serialising plain data (string keys only) into a Vec cannot fail.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// Serialises the bundle as gzip-compressed compact JSON (default compression level).
+    pub fn to_json_gz_vec(&self) -> Vec<u8> {
+        let json = self.to_json_vec();
+        let mut encoder = flate2::write::GzEncoder::new(
+            Vec::with_capacity(json.len() / 4),
+            flate2::Compression::default(),
+        );
+        // Writing into a Vec cannot fail.
+        let _ = encoder.write_all(&json);
+        encoder.finish().unwrap_or_default()
+    }
+
+    /// Checks that `format` is [`FORMAT`] and `content_hash` matches the body.
+    pub fn verify_content_hash(&self) -> Result<(), BundleError> {
+        let computed = self.body.content_hash();
+        if computed == self.content_hash {
+            Ok(())
+        } else {
+            Err(BundleError::HashMismatch {
+                stored: self.content_hash.clone(),
+                computed,
+            })
+        }
+    }
+}
+
+impl BundleBody {
+    /// Lower-case hex SHA-256 of the body's canonical serialisation: compact JSON, struct
+    /// fields in declaration order, maps in stored order, floats in shortest round-trip form.
+    pub fn content_hash(&self) -> String {
+        let mut hasher = Sha256::new();
+        // Streaming into the hasher avoids a second copy of the body.
+        let _ = serde_json::to_writer(HashWriter(&mut hasher), self);
+        hex(&hasher.finalize())
+    }
+}
+
+/// Lower-case hex of bytes.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 0x0f)] as char);
+    }
+    out
+}
+
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl Write for HashWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, BundleError> {
+    let mut out = Vec::with_capacity(bytes.len().saturating_mul(6));
+    flate2::read::MultiGzDecoder::new(bytes)
+        .read_to_end(&mut out)
+        .map_err(|e| BundleError::Gzip(e.to_string()))?;
+    Ok(out)
+}
+
+fn parse_json(bytes: &[u8]) -> Result<Bundle, BundleError> {
+    let bytes = bytes.strip_prefix(&UTF8_BOM).unwrap_or(bytes);
+    match serde_json::from_slice::<Bundle>(bytes) {
+        Ok(bundle) if bundle.format == FORMAT => Ok(bundle),
+        Ok(bundle) => Err(BundleError::UnsupportedFormat {
+            found: bundle.format,
+        }),
+        Err(err) => {
+            // A document of another format usually fails on some field first: report the
+            // format instead when it is readable and wrong.
+            if let Some(found) = format_tag(bytes)
+                && found != FORMAT
+            {
+                return Err(BundleError::UnsupportedFormat { found });
+            }
+            Err(BundleError::Json {
+                line: err.line(),
+                column: err.column(),
+                message: err.to_string(),
+            })
+        }
+    }
+}
+
+fn format_tag(bytes: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Tag {
+        #[serde(default)]
+        format: String,
+    }
+    serde_json::from_slice::<Tag>(bytes).ok().map(|t| t.format)
+}

@@ -1,0 +1,116 @@
+//! A corpus: one harness corpus directory (e.g. `text2sqlbench-synthetic-dev`) with the Jev
+//! rows attached to it, plus cheap iteration helpers for the metrics and the UI.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Cell, FailureLabel, FmLabel, GateRow, Question, RankingRow, ResultRow};
+
+/// One corpus of a bundle.
+///
+/// Row order is file order, except that a later row with the same key replaces an earlier
+/// one in place (as the harness's own loaders do). `questions` come from `annotated.jsonl`,
+/// `results` from `results.jsonl`; either may be empty.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Corpus {
+    /// Corpus name (the folder name, or `--corpus NAME=DIR`).
+    pub name: String,
+    /// `annotated.jsonl` rows.
+    #[serde(default)]
+    pub questions: Vec<Question>,
+    /// `results.jsonl` rows.
+    #[serde(default)]
+    pub results: Vec<ResultRow>,
+    /// Candidate model keys in order of first appearance in `results`.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// `out/schema_retrieval.jsonl` rows for this corpus's questions.
+    #[serde(default)]
+    pub rankings: Vec<RankingRow>,
+    /// `out/failure_labels.jsonl` rows for this corpus's cells.
+    #[serde(default)]
+    pub failure_labels: Vec<FailureLabel>,
+    /// `fm_labels.jsonl` rows.
+    #[serde(default)]
+    pub fm_labels: Vec<FmLabel>,
+    /// `out/schema_retrieval_agent.jsonl` rows (both arms; error rows included).
+    #[serde(default)]
+    pub gate_rows: Vec<GateRow>,
+    /// `board_manifest.json`, verbatim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board_manifest: Option<serde_json::Value>,
+}
+
+/// A borrowed view of one non-null cell with its keys.
+#[derive(Debug, Clone, Copy)]
+pub struct CellRef<'a> {
+    /// Question key.
+    pub trace_id: &'a str,
+    /// Candidate model key.
+    pub model: &'a str,
+    /// The cell.
+    pub cell: &'a Cell,
+}
+
+impl Corpus {
+    /// Every non-null cell, row by row, candidates in file order.
+    ///
+    /// ```
+    /// # use runlens_core::bundle::Corpus;
+    /// let corpus = Corpus::default();
+    /// assert_eq!(corpus.cells().count(), 0);
+    /// ```
+    pub fn cells(&self) -> impl Iterator<Item = CellRef<'_>> {
+        self.results.iter().flat_map(|row| {
+            row.candidates.iter().filter_map(move |(model, cell)| {
+                cell.as_ref().map(|cell| CellRef {
+                    trace_id: &row.trace_id,
+                    model,
+                    cell,
+                })
+            })
+        })
+    }
+
+    /// The cell of `model` on `trace_id` (linear in rows; build [`Corpus::result_index`] for
+    /// many look-ups).
+    pub fn cell(&self, trace_id: &str, model: &str) -> Option<&Cell> {
+        self.results
+            .iter()
+            .find(|r| r.trace_id == trace_id)
+            .and_then(|r| r.candidates.get(model))
+            .and_then(Option::as_ref)
+    }
+
+    /// The question with this key, if annotated.
+    pub fn question(&self, trace_id: &str) -> Option<&Question> {
+        self.questions.iter().find(|q| q.trace_id == trace_id)
+    }
+
+    /// `trace_id` → index into `questions`.
+    pub fn question_index(&self) -> HashMap<&str, usize> {
+        self.questions
+            .iter()
+            .enumerate()
+            .map(|(i, q)| (q.trace_id.as_str(), i))
+            .collect()
+    }
+
+    /// `trace_id` → index into `results`.
+    pub fn result_index(&self) -> HashMap<&str, usize> {
+        self.results
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.trace_id.as_str(), i))
+            .collect()
+    }
+
+    /// Number of non-null cells.
+    pub fn cell_count(&self) -> usize {
+        self.results
+            .iter()
+            .map(|r| r.candidates.values().filter(|c| c.is_some()).count())
+            .sum()
+    }
+}
