@@ -8,8 +8,12 @@
 pub mod confidence;
 pub mod curves;
 pub mod error;
+pub mod failures;
+pub mod fm_shares;
 pub mod gold_tables;
 pub mod ranking;
+pub mod rule_checks;
 pub mod stats;
+pub mod taxonomy;
 
 pub use error::MetricsError;
