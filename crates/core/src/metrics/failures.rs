@@ -140,7 +140,7 @@ pub fn rule_blame<'a, I: IntoIterator<Item = Option<&'a str>>>(rules: I) -> Rule
         }
     }
     let mut ranked: Vec<(String, usize)> = counts.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1)); // stable: ties keep first-seen order
+    ranked.sort_by_key(|r| std::cmp::Reverse(r.1)); // stable: ties keep first-seen order
     RuleBlame {
         ranked,
         none,
