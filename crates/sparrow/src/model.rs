@@ -176,23 +176,42 @@ impl StaticModel {
             mean.iter_mut().zip(o).for_each(|(m, x)| *m += x);
         }
         mean.iter_mut().for_each(|m| *m /= k);
-        let mut features = vec![0.0f32; BLOCKS * d];
+        // The first layer is linear in o for a fixed question: with c = [1, s, q, s∘q, 1, s−ō],
+        // W0·[o, s∘o, q∘o, s∘q∘o, o−ō, (s−ō)∘o] = (Σ_b W0_b·diag(c_b))·o − W0_4·ō.
+        // Folding the six blocks once per question makes each option cost 128×128, not
+        // 128×768; the sums are the same up to float rounding (parity-tested).
+        let sq: Vec<f32> = s.iter().zip(q).map(|(a, b)| a * b).collect();
+        let sm: Vec<f32> = s.iter().zip(&mean).map(|(a, b)| a - b).collect();
+        let mut folded = vec![0.0f32; self.hidden * d];
+        let mut bias = self.b0.clone();
+        for ((row, out), b) in self
+            .w0
+            .chunks_exact(BLOCKS * d)
+            .zip(folded.chunks_exact_mut(d))
+            .zip(&mut bias)
+        {
+            let (w_o, rest) = row.split_at(d);
+            let (w_s, rest) = rest.split_at(d);
+            let (w_q, rest) = rest.split_at(d);
+            let (w_sq, rest) = rest.split_at(d);
+            let (w_c, w_sm) = rest.split_at(d);
+            for j in 0..d {
+                out[j] = w_o[j]
+                    + w_s[j] * s[j]
+                    + w_q[j] * q[j]
+                    + w_sq[j] * sq[j]
+                    + w_c[j]
+                    + w_sm[j] * sm[j];
+            }
+            *b -= crate::kernels::dot(w_c, &mean);
+        }
         let mut h1 = vec![0.0f32; self.hidden];
         let mut h2 = vec![0.0f32; self.hidden];
         let t = self.temperatures[kind as usize];
         let mut logits: Vec<f32> = options
             .iter()
             .map(|o| {
-                for j in 0..d {
-                    let (oj, sj, qj, mj) = (o[j], s[j], q[j], mean[j]);
-                    features[j] = oj;
-                    features[d + j] = sj * oj;
-                    features[2 * d + j] = qj * oj;
-                    features[3 * d + j] = sj * qj * oj;
-                    features[4 * d + j] = oj - mj;
-                    features[5 * d + j] = (sj - mj) * oj;
-                }
-                mat_vec(&self.w0, &self.b0, &features, &mut h1);
+                mat_vec(&folded, &bias, o, &mut h1);
                 h1.iter_mut().for_each(|x| *x = gelu(*x));
                 mat_vec(&self.w2, &self.b2, &h1, &mut h2);
                 h2.iter_mut().for_each(|x| *x = gelu(*x));

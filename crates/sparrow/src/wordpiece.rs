@@ -23,6 +23,7 @@
 
 use crate::text::is_py_space;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use unicode_general_category::{GeneralCategory as Gc, get_general_category};
 use unicode_normalization::UnicodeNormalization;
 
@@ -32,14 +33,37 @@ pub const MAX_CHARS_PER_WORD: usize = 100;
 /// A WordPiece vocabulary and its `[UNK]` id.
 #[derive(Debug, Clone)]
 pub struct WordPiece {
-    vocab: HashMap<String, u32>,
+    vocab: HashMap<String, u32, BuildHasherDefault<Fnv1a>>,
     unk_id: u32,
+}
+
+/// FNV-1a: a fast hash for the short keys of the vocabulary (no untrusted keys are stored,
+/// so collision resistance is not needed).
+#[derive(Debug, Clone, Copy)]
+pub struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv1a {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
 }
 
 impl WordPiece {
     /// Builds the tokenizer; `None` when the vocabulary has no `[UNK]` entry.
     pub fn new(vocab: HashMap<String, u32>) -> Option<WordPiece> {
         let unk_id = *vocab.get("[UNK]")?;
+        let vocab = vocab.into_iter().collect();
         Some(WordPiece { vocab, unk_id })
     }
 
@@ -103,6 +127,18 @@ impl WordPiece {
 
 /// Step 1 of the module docs: the package's `WordPiece.normalize`.
 pub fn normalize(text: &str) -> String {
+    if text.is_ascii() {
+        // Same result for ASCII, without the Unicode tables: controls other than tab/newline/
+        // return are dropped (U+0000 included), those three become spaces, letters lower-case.
+        return text
+            .bytes()
+            .filter_map(|b| match b {
+                b'\t' | b'\n' | b'\r' => Some(' '),
+                0..=0x1f | 0x7f => None,
+                _ => Some(b.to_ascii_lowercase() as char),
+            })
+            .collect();
+    }
     let mut cleaned = String::with_capacity(text.len());
     for ch in text.chars() {
         let cp = ch as u32;
@@ -217,6 +253,14 @@ mod tests {
         assert_eq!(toy().encode(&long, 512), vec![0]);
         // Truncation happens after the word that crosses max_len, then cuts to max_len.
         assert_eq!(toy().encode("unaffable unaffable", 2), vec![1, 2]);
+    }
+
+    #[test]
+    fn ascii_fast_path_equals_the_unicode_path() {
+        let all_ascii: String = (0u8..=127).map(char::from).collect();
+        // "é" forces the general path; it normalises to "e", so compare without it.
+        let general = normalize(&format!("{all_ascii}é"));
+        assert_eq!(normalize(&all_ascii) + "e", general);
     }
 
     #[test]
