@@ -5,12 +5,16 @@
 //! slices and sets; bundle-level functions map the run bundle onto them. Everything here is
 //! deterministic and gives identical results natively and on wasm32.
 
+pub mod cell_facts;
 pub mod confidence;
 pub mod curves;
 pub mod error;
 pub mod failures;
 pub mod fm_shares;
 pub mod gold_tables;
+pub mod leaderboard;
+pub mod paired;
+pub mod pass_at_budget;
 pub mod ranking;
 pub mod rule_checks;
 pub mod stats;
