@@ -27,6 +27,8 @@
 //! [`wordpiece`] (BERT-uncased tokenizer), [`text`] (Python-exact content text),
 //! [`kernels`] (GELU, softmax, dot), [`archive`] and [`npy`] (model file reading).
 
+#![warn(missing_docs)]
+
 pub mod answer;
 pub mod archive;
 pub mod decider;

@@ -1,7 +1,7 @@
 //! Parity with the Python package: `tests/data/reference.json` was written by
 //! `tests/data/gen_reference.py` with PyPI `sparrow-decider` 0.2.0 (see its `provenance`).
 //! Every probability, noul, score and confidence must agree within 1e-4, choices and legends
-//! exactly, and WordPiece ids exactly.
+//! exactly, WordPiece ids exactly, and the GELU/softmax kernels within float32 rounding.
 
 use indexmap::IndexMap;
 use runlens_sparrow::{Decider, MODEL_ID};
@@ -161,5 +161,34 @@ fn wordpiece_ids_match_python_exactly() {
         let text = case["text"].as_str().expect("text");
         let want: Vec<u32> = serde_json::from_value(case["ids"].clone()).expect("ids");
         assert_eq!(decider().tokenize(text), want, "text {text:?}");
+    }
+}
+
+#[test]
+fn gelu_and_softmax_match_the_package_kernels() {
+    use runlens_sparrow::kernels::{gelu, softmax_in_place};
+    let kernels = &reference()["kernel_cases"];
+    let xs = kernels["gelu"]["x"].as_array().expect("gelu x");
+    let ys = kernels["gelu"]["y"].as_array().expect("gelu y");
+    assert_eq!(xs.len(), ys.len());
+    for (x, y) in xs.iter().zip(ys) {
+        let (x, y) = (num(x, "x") as f32, num(y, "y"));
+        let got = f64::from(gelu(x));
+        assert!(
+            (got - y).abs() <= 1e-6 * y.abs().max(1.0),
+            "gelu({x}) = {got}, Python {y}"
+        );
+    }
+    for case in kernels["softmax"].as_array().expect("softmax cases") {
+        let mut v: Vec<f32> = serde_json::from_value(case["x"].clone()).expect("x");
+        let want: Vec<f64> = serde_json::from_value(case["y"].clone()).expect("y");
+        softmax_in_place(&mut v);
+        for (g, w) in v.iter().zip(&want) {
+            assert!(
+                (f64::from(*g) - w).abs() <= 1e-7,
+                "softmax {:?}: {g} vs {w}",
+                case["x"]
+            );
+        }
     }
 }

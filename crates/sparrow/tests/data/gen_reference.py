@@ -232,6 +232,17 @@ TOKENIZER_TEXTS = [
 ]
 
 
+def kernel_cases() -> dict:
+    """The package's own float32 GELU (A&S erf) and softmax on fixed inputs."""
+    from sparrow_decider.engine import gelu, softmax
+    xs = np.array([-6.0, -3.0, -1.5, -0.5, -1e-3, 0.0, 1e-3, 0.25, 0.5, 1.0, 2.0, 4.5, 9.0], np.float32)
+    vectors = [[0.0, 0.0], [1.0, 2.0, 3.0], [-50.0, 50.0, 0.5, 0.25], [88.0, 89.0, 90.0]]
+    return {
+        "gelu": {"x": [float(x) for x in xs], "y": [float(y) for y in gelu(xs)]},
+        "softmax": [{"x": v, "y": [float(y) for y in softmax(np.array(v, np.float32))]} for v in vectors],
+    }
+
+
 def main() -> None:
     d = Decider.load()
     cases = []
@@ -256,6 +267,7 @@ def main() -> None:
             "n_questions": n_questions,
         },
         "tokenizer_cases": [{"text": t, "ids": tok.encode(t, 512)} for t in texts],
+        "kernel_cases": kernel_cases(),
         "cases": cases,
     }
     with open(OUT, "w", encoding="utf-8") as f:
