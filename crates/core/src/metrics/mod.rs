@@ -5,12 +5,14 @@
 //! slices and sets; bundle-level functions map the run bundle onto them. Everything here is
 //! deterministic and gives identical results natively and on wasm32.
 
+pub mod bootstrap;
 pub mod cell_facts;
 pub mod confidence;
 pub mod curves;
 pub mod error;
 pub mod failures;
 pub mod fm_shares;
+pub mod gate;
 pub mod gold_tables;
 pub mod leaderboard;
 pub mod paired;

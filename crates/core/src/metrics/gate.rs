@@ -1,0 +1,203 @@
+//! The paired on/off gate analysis (`schema_retrieval_agent.py`, harness-formats §6.5).
+//!
+//! Rates here are **strict**: pass counts 1, tie and everything else 0, and the denominator
+//! is every row of the group (`cells`), error rows included, as the script's summary does.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::bootstrap::{BootstrapCi, paired_bootstrap_ci};
+use crate::bundle::{GateRow, Outcome};
+
+/// Baseline turns at or above which a cell counts as over-exploring.
+pub const OVER_EXPLORING_TURNS: u32 = 10;
+
+/// Counts and rates of one group of gate rows.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct GateCounts {
+    /// Rows in the group, error rows included.
+    pub cells: usize,
+    /// Rows with `fired ≥ 1`.
+    pub fired: usize,
+    /// `fired / cells` (0 when empty).
+    pub fired_share: f64,
+    /// Rows whose baseline outcome is `pass`.
+    pub baseline_pass: usize,
+    /// Rows whose gated outcome is `pass`.
+    pub gated_pass: usize,
+    /// `baseline_pass / cells`.
+    pub baseline_rate: f64,
+    /// `gated_pass / cells`.
+    pub gated_rate: f64,
+    /// `gated_rate − baseline_rate`.
+    pub net: f64,
+    /// Summary rule: baseline ∈ {fail, loss, tie} and gated = pass.
+    pub recovered: usize,
+    /// Summary rule: baseline = pass and gated ∈ {fail, loss, tie}.
+    pub regressed: usize,
+    /// Summary rule restricted to fired rows.
+    pub recovered_fired: usize,
+    /// Summary rule restricted to fired rows.
+    pub regressed_fired: usize,
+    /// Plot rule (`sr_stage2_recovery.png`): baseline ≠ pass (error included) and gated = pass.
+    pub recovered_plot_rule: usize,
+    /// Plot rule: baseline = pass and gated ≠ pass (error included).
+    pub regressed_plot_rule: usize,
+    /// Baseline re-grade drift: `recorded_baseline` non-null and ≠ `baseline_outcome`.
+    pub drift: usize,
+    /// The exact chain: the baseline missed a gold table, the note named it, and the gated
+    /// run queried it (`missed_now_queried ∩ note_covered_missed ≠ ∅`).
+    pub chain: usize,
+    /// Chain rows that were also recovered (summary rule).
+    pub chain_recovered: usize,
+    /// Mean `gated_turns − baseline_turns` over fired rows with both known.
+    pub turn_delta_fired: Option<f64>,
+    /// Mean gated − baseline output (completion) tokens over fired rows with both known.
+    pub output_token_delta_fired: Option<f64>,
+}
+
+fn is_pass(o: Option<&Outcome>) -> bool {
+    matches!(o, Some(Outcome::Pass))
+}
+
+fn recoverable(o: Option<&Outcome>) -> bool {
+    matches!(o, Some(Outcome::Fail | Outcome::Loss | Outcome::Tie))
+}
+
+fn fired(row: &GateRow) -> bool {
+    row.fired.is_some_and(|f| f >= 1)
+}
+
+fn chain(row: &GateRow) -> bool {
+    let (Some(now), Some(note)) = (&row.missed_now_queried, &row.note_covered_missed) else {
+        return false;
+    };
+    row.missed_gold.as_ref().is_some_and(|m| !m.is_empty()) && now.iter().any(|t| note.contains(t))
+}
+
+/// Per-row paired differences: strict pass, turns (fired rows), output tokens (fired rows).
+fn diffs(rows: &[&GateRow]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let pass = rows
+        .iter()
+        .map(|r| {
+            f64::from(u8::from(is_pass(r.gated_outcome.as_ref())))
+                - f64::from(u8::from(is_pass(r.baseline_outcome.as_ref())))
+        })
+        .collect();
+    let fired_rows = rows.iter().filter(|r| fired(r));
+    let turns = fired_rows
+        .clone()
+        .filter_map(|r| Some(f64::from(r.gated_turns?) - f64::from(r.baseline_turns?)))
+        .collect();
+    let tokens = fired_rows
+        .filter_map(|r| {
+            let g = r.gated_usage.as_ref()?.completion_tokens?;
+            let b = r.baseline_usage.as_ref()?.completion_tokens?;
+            Some(g as f64 - b as f64)
+        })
+        .collect();
+    (pass, turns, tokens)
+}
+
+fn mean(v: &[f64]) -> Option<f64> {
+    super::stats::mean(v)
+}
+
+/// Counts for one group of rows. Example: one row fail → pass, fired: recovered 1, net 1.
+pub fn gate_counts(rows: &[&GateRow]) -> GateCounts {
+    let n = rows.len();
+    let rate = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
+    let count = |f: &dyn Fn(&GateRow) -> bool| rows.iter().filter(|r| f(r)).count();
+    let rec =
+        |r: &GateRow| recoverable(r.baseline_outcome.as_ref()) && is_pass(r.gated_outcome.as_ref());
+    let reg =
+        |r: &GateRow| is_pass(r.baseline_outcome.as_ref()) && recoverable(r.gated_outcome.as_ref());
+    let (_, turns, tokens) = diffs(rows);
+    let baseline_pass = count(&|r| is_pass(r.baseline_outcome.as_ref()));
+    let gated_pass = count(&|r| is_pass(r.gated_outcome.as_ref()));
+    GateCounts {
+        cells: n,
+        fired: count(&fired),
+        fired_share: rate(count(&fired)),
+        baseline_pass,
+        gated_pass,
+        baseline_rate: rate(baseline_pass),
+        gated_rate: rate(gated_pass),
+        net: rate(gated_pass) - rate(baseline_pass),
+        recovered: count(&rec),
+        regressed: count(&reg),
+        recovered_fired: count(&|r| fired(r) && rec(r)),
+        regressed_fired: count(&|r| fired(r) && reg(r)),
+        recovered_plot_rule: count(&|r| {
+            !is_pass(r.baseline_outcome.as_ref()) && is_pass(r.gated_outcome.as_ref())
+        }),
+        regressed_plot_rule: count(&|r| {
+            is_pass(r.baseline_outcome.as_ref()) && !is_pass(r.gated_outcome.as_ref())
+        }),
+        drift: count(&|r| {
+            r.recorded_baseline
+                .as_ref()
+                .is_some_and(|rb| Some(rb) != r.baseline_outcome.as_ref())
+        }),
+        chain: count(&chain),
+        chain_recovered: count(&|r| chain(r) && rec(r)),
+        turn_delta_fired: mean(&turns),
+        output_token_delta_fired: mean(&tokens),
+    }
+}
+
+/// One group's full analysis: counts, the over-exploring split and bootstrap intervals.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GateGroup {
+    /// Model key, or `"(all)"` for the pooled group.
+    pub model: String,
+    /// Counts over every row of the group.
+    #[serde(flatten)]
+    pub counts: GateCounts,
+    /// Rows with baseline turns ≥ [`OVER_EXPLORING_TURNS`].
+    pub over_exploring: GateCounts,
+    /// The other rows (baseline turns below the threshold or unknown).
+    pub rest: GateCounts,
+    /// Bootstrap 95% interval of the net strict pass rate (all rows).
+    pub net_ci: Option<BootstrapCi>,
+    /// Bootstrap 95% interval of the mean turn delta (fired rows).
+    pub turn_delta_ci: Option<BootstrapCi>,
+    /// Bootstrap 95% interval of the mean output-token delta (fired rows).
+    pub output_token_delta_ci: Option<BootstrapCi>,
+}
+
+/// Analyses one group (see [`GateCounts`]); the three intervals share `seed`.
+pub fn gate_group(model: &str, rows: &[&GateRow], resamples: usize, seed: u64) -> GateGroup {
+    let (over, rest): (Vec<&GateRow>, Vec<&GateRow>) = rows
+        .iter()
+        .partition(|r| r.baseline_turns.is_some_and(|t| t >= OVER_EXPLORING_TURNS));
+    let (pass, turns, tokens) = diffs(rows);
+    GateGroup {
+        model: model.to_string(),
+        counts: gate_counts(rows),
+        over_exploring: gate_counts(&over),
+        rest: gate_counts(&rest),
+        net_ci: paired_bootstrap_ci(&pass, resamples, seed),
+        turn_delta_ci: paired_bootstrap_ci(&turns, resamples, seed),
+        output_token_delta_ci: paired_bootstrap_ci(&tokens, resamples, seed),
+    }
+}
+
+/// Per-model groups (first-seen order) followed by the pooled `"(all)"` group.
+pub fn gate_analysis(rows: &[GateRow], resamples: usize, seed: u64) -> Vec<GateGroup> {
+    let mut by: IndexMap<&str, Vec<&GateRow>> = IndexMap::new();
+    for r in rows {
+        by.entry(r.model.as_str()).or_default().push(r);
+    }
+    let mut out: Vec<GateGroup> = by
+        .iter()
+        .map(|(m, rs)| gate_group(m, rs, resamples, seed))
+        .collect();
+    let all: Vec<&GateRow> = rows.iter().collect();
+    out.push(gate_group("(all)", &all, resamples, seed));
+    out
+}
+
+#[cfg(test)]
+#[path = "gate_tests.rs"]
+mod tests;
