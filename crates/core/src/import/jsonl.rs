@@ -1,0 +1,153 @@
+//! Splitting JSON Lines input into parsed objects, with exact errors for malformed bytes.
+//!
+//! Conventions: lines split on `\n`; a trailing `\r` (CRLF files) is ignored; blank lines are
+//! skipped (the harness's loaders skip them too); a UTF-8 BOM at the start of the file is
+//! skipped with a warning. Python's `NaN`/`Infinity` tokens are rejected with a message that
+//! says so, because JSON has no such values.
+
+use serde_json::{Map, Value};
+
+use super::ImportError;
+use crate::bundle::Warning;
+
+const UTF8_BOM: &[u8] = &[0xef, 0xbb, 0xbf];
+
+/// One parsed line.
+pub(crate) struct Line {
+    /// 1-based line number.
+    pub number: usize,
+    /// The line's JSON object.
+    pub object: Map<String, Value>,
+}
+
+/// Parses every non-blank line of `bytes` as a JSON object.
+pub(crate) fn parse_lines(
+    file: &str,
+    bytes: &[u8],
+    warnings: &mut Vec<Warning>,
+) -> Result<Vec<Line>, ImportError> {
+    let bytes = strip_bom(file, bytes, warnings);
+    if bytes.is_empty() {
+        warnings.push(Warning {
+            file: file.to_owned(),
+            line: None,
+            kind: "empty_file".to_owned(),
+            message: "the file is empty; it contributes no rows".to_owned(),
+        });
+    }
+    let mut lines = Vec::new();
+    for (index, raw) in bytes.split(|b| *b == b'\n').enumerate() {
+        let number = index + 1;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let object = parse_object(file, Some(number), raw)?;
+        lines.push(Line { number, object });
+    }
+    Ok(lines)
+}
+
+/// Parses a whole-file JSON document that must be an object (e.g. `board_manifest.json`).
+pub(crate) fn parse_document(
+    file: &str,
+    bytes: &[u8],
+    warnings: &mut Vec<Warning>,
+) -> Result<Map<String, Value>, ImportError> {
+    let bytes = strip_bom(file, bytes, warnings);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(ImportError::at(
+            file,
+            None,
+            "a JSON object",
+            "an empty file".to_owned(),
+        ));
+    }
+    parse_object(file, None, bytes)
+}
+
+fn strip_bom<'a>(file: &str, bytes: &'a [u8], warnings: &mut Vec<Warning>) -> &'a [u8] {
+    match bytes.strip_prefix(UTF8_BOM) {
+        Some(rest) => {
+            warnings.push(Warning {
+                file: file.to_owned(),
+                line: Some(1),
+                kind: "utf8_bom".to_owned(),
+                message: "the file starts with a UTF-8 byte-order mark; it was skipped".to_owned(),
+            });
+            rest
+        }
+        None => bytes,
+    }
+}
+
+/// Parses one line (or document) as a JSON object, with a precise error.
+fn parse_object(
+    file: &str,
+    line: Option<usize>,
+    raw: &[u8],
+) -> Result<Map<String, Value>, ImportError> {
+    if let Err(e) = std::str::from_utf8(raw) {
+        return Err(ImportError::at(
+            file,
+            line,
+            "UTF-8 text",
+            format!("an invalid UTF-8 byte at byte {}", e.valid_up_to() + 1),
+        ));
+    }
+    match serde_json::from_slice::<Value>(raw) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(ImportError::at(
+            file,
+            line,
+            "a JSON object",
+            super::error::describe(&other),
+        )),
+        Err(err) => Err(syntax_error(file, line, raw, &err)),
+    }
+}
+
+fn syntax_error(
+    file: &str,
+    line: Option<usize>,
+    raw: &[u8],
+    err: &serde_json::Error,
+) -> ImportError {
+    // serde_json columns are 1-based and count bytes within the error's line.
+    let column = err.column();
+    let offset = offset_of(raw, err.line(), column);
+    let rest = &raw[offset.min(raw.len())..];
+    for token in ["NaN", "-Infinity", "Infinity"] {
+        if rest.starts_with(token.as_bytes()) {
+            return ImportError::at(
+                file,
+                line,
+                "a JSON number or null",
+                format!(
+                    "{token} at column {column} (Python's json.dumps writes it; JSON has no {token})"
+                ),
+            );
+        }
+    }
+    let found = if err.is_eof() {
+        format!("the line ending early at column {column} (truncated line?)")
+    } else {
+        let msg = err.to_string();
+        let msg = msg.split(" at line ").next().unwrap_or(&msg).to_owned();
+        format!("invalid JSON at column {column}: {msg}")
+    };
+    ImportError::at(file, line, "a complete JSON object", found)
+}
+
+/// Byte offset of serde_json's (line, column) position; the column points at the
+/// offending byte (1-based) or one past it.
+fn offset_of(raw: &[u8], line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match raw[start..].iter().position(|b| *b == b'\n') {
+            Some(p) => start += p + 1,
+            None => break,
+        }
+    }
+    (start + column).saturating_sub(1)
+}
