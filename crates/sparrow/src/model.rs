@@ -161,7 +161,9 @@ impl StaticModel {
     }
 
     /// Softmax probabilities over options, given unit vectors `s` (state), `q` (from
-    /// [`StaticModel::question_vector`]) and one unit vector per option.
+    /// [`StaticModel::question_vector`]) and one unit vector per option, all of the model's
+    /// width. A vector of another width (not produced by this model) gives the uniform
+    /// distribution instead of a panic.
     pub fn probabilities(
         &self,
         s: &[f32],
@@ -170,6 +172,12 @@ impl StaticModel {
         kind: Kind,
     ) -> Vec<f32> {
         let d = self.dim;
+        let (Some(s), Some(q)) = (s.get(..d), q.get(..d)) else {
+            return uniform(options.len());
+        };
+        if options.iter().any(|o| o.len() != d) {
+            return uniform(options.len());
+        }
         let k = options.len().max(1) as f32;
         let mut mean = vec![0.0f32; d];
         for o in options {
@@ -195,6 +203,9 @@ impl StaticModel {
             let (w_q, rest) = rest.split_at(d);
             let (w_sq, rest) = rest.split_at(d);
             let (w_c, w_sm) = rest.split_at(d);
+            // Exact-length slices let the compiler drop bounds checks and vectorise.
+            let (out, w_sm, sq, sm, mean) =
+                (&mut out[..d], &w_sm[..d], &sq[..d], &sm[..d], &mean[..d]);
             for j in 0..d {
                 out[j] = w_o[j]
                     + w_s[j] * s[j]
@@ -203,7 +214,7 @@ impl StaticModel {
                     + w_c[j]
                     + w_sm[j] * sm[j];
             }
-            *b -= crate::kernels::dot(w_c, &mean);
+            *b -= crate::kernels::dot(w_c, mean);
         }
         let mut h1 = vec![0.0f32; self.hidden];
         let mut h2 = vec![0.0f32; self.hidden];
@@ -223,6 +234,10 @@ impl StaticModel {
         softmax_in_place(&mut logits);
         logits
     }
+}
+
+fn uniform(n: usize) -> Vec<f32> {
+    vec![1.0 / n.max(1) as f32; n]
 }
 
 fn find<'a>(

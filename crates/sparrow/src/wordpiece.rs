@@ -71,9 +71,9 @@ impl WordPiece {
     pub fn encode(&self, text: &str, max_len: usize) -> Vec<u32> {
         let normalized = normalize(text);
         let mut ids = Vec::new();
-        let mut piece = String::new();
+        let (mut piece, mut bounds) = (String::new(), Vec::new());
         for word in pretokenize(&normalized) {
-            self.push_word(word, &mut piece, &mut ids);
+            self.push_word(word, &mut piece, &mut bounds, &mut ids);
             if ids.len() >= max_len {
                 break;
             }
@@ -82,14 +82,19 @@ impl WordPiece {
         ids
     }
 
-    /// Appends the WordPiece ids of one pre-token; `piece` is a reusable scratch buffer.
-    fn push_word(&self, word: &str, piece: &mut String, ids: &mut Vec<u32>) {
+    /// Appends the WordPiece ids of one pre-token; `piece` and `bounds` are reusable scratch
+    /// buffers (no allocation per word).
+    fn push_word(
+        &self,
+        word: &str,
+        piece: &mut String,
+        bounds: &mut Vec<usize>,
+        ids: &mut Vec<u32>,
+    ) {
         // Byte offsets of every char boundary, so sub-words are cut on characters.
-        let bounds: Vec<usize> = word
-            .char_indices()
-            .map(|(i, _)| i)
-            .chain(std::iter::once(word.len()))
-            .collect();
+        bounds.clear();
+        bounds.extend(word.char_indices().map(|(i, _)| i));
+        bounds.push(word.len());
         let n_chars = bounds.len() - 1;
         if n_chars > MAX_CHARS_PER_WORD {
             ids.push(self.unk_id);
