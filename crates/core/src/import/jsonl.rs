@@ -116,15 +116,23 @@ fn syntax_error(
     // serde_json columns are 1-based and count bytes within the error's line.
     let column = err.column();
     let offset = offset_of(raw, err.line(), column);
-    let rest = &raw[offset.min(raw.len())..];
-    for token in ["NaN", "-Infinity", "Infinity"] {
+    let offset = offset.min(raw.len());
+    let rest = &raw[offset..];
+    // serde_json stops at the `N` of `NaN` but after the sign of `-Infinity`.
+    let negative = offset > 0 && raw[offset - 1] == b'-';
+    for token in ["NaN", "Infinity"] {
         if rest.starts_with(token.as_bytes()) {
+            let (text, column) = if negative && token == "Infinity" {
+                ("-Infinity", column - 1)
+            } else {
+                (token, column)
+            };
             return ImportError::at(
                 file,
                 line,
                 "a JSON number or null",
                 format!(
-                    "{token} at column {column} (Python's json.dumps writes it; JSON has no {token})"
+                    "{text} at column {column} (Python's json.dumps writes it; JSON has no {text})"
                 ),
             );
         }
