@@ -1,1 +1,20 @@
-//! runlens-web: the dashboard.
+//! runlens-web: the dashboard, a Leptos CSR app built by trunk.
+//!
+//! Single owners: [`api`] makes every HTTP call, [`data`] turns URLs into loaded bundles,
+//! [`panic`] shows a visible error if the app ever panics. Pages compose components; every
+//! number comes from `runlens-core`, every chart from `runlens-charts`.
+
+pub mod api;
+pub mod app;
+pub mod components;
+pub mod data;
+pub mod pages;
+pub mod panic;
+
+pub use app::App;
+
+/// Installs the panic hooks and mounts [`App`] on `<body>`.
+pub fn start() {
+    panic::install();
+    leptos::mount::mount_to_body(App);
+}

@@ -1,1 +1,4 @@
-fn main() {}
+//! Entry point of the dashboard: install the panic hooks and mount the app.
+fn main() {
+    runlens_web::start();
+}

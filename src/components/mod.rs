@@ -1,0 +1,9 @@
+//! Reusable widgets taking plain data or signals; no fetching.
+
+pub mod chart_canvas;
+pub mod error_panel;
+pub mod metric;
+
+pub use chart_canvas::CurveCanvas;
+pub use error_panel::ErrorPanel;
+pub use metric::MetricValue;

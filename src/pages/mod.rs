@@ -1,0 +1,9 @@
+//! One view per file.
+
+pub mod overview;
+pub mod ranking;
+pub mod start;
+
+pub use overview::Overview;
+pub use ranking::RankingView;
+pub use start::StartPage;

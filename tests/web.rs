@@ -1,0 +1,129 @@
+//! Browser tests of the app's components (headless Chromium via wasm-bindgen-test-runner).
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow};
+use runlens_web::data::{LoadError, decode_bundle};
+use runlens_web::pages::Overview;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn row(trace_id: &str, ranked: &[&str], gold: &[&str]) -> RankingRow {
+    RankingRow {
+        trace_id: trace_id.into(),
+        gold: gold.iter().map(|s| s.to_string()).collect(),
+        ranked: ranked.iter().map(|s| s.to_string()).collect(),
+        ..Default::default()
+    }
+}
+
+/// Two questions over a 3-table universe (harness-formats.md §5.6 plus a perfect one).
+fn bundle() -> Bundle {
+    let universe = [
+        "crm.dim_account",
+        "crm.fct_support_case",
+        "marts.usage_daily",
+    ];
+    let corpus = Corpus {
+        name: "dev <b>set</b>".into(),
+        rankings: vec![
+            row(
+                "q1",
+                &[
+                    "marts.usage_daily",
+                    "crm.dim_account",
+                    "crm.fct_support_case",
+                ],
+                &["crm.fct_support_case", "marts.usage_daily"],
+            ),
+            row(
+                "q2",
+                &[
+                    "crm.dim_account",
+                    "marts.usage_daily",
+                    "crm.fct_support_case",
+                ],
+                &["crm.dim_account"],
+            ),
+        ],
+        ..Default::default()
+    };
+    let body = BundleBody {
+        synthetic: true,
+        universe: universe.iter().map(|s| s.to_string()).collect(),
+        corpora: vec![corpus],
+        ..Default::default()
+    };
+    Bundle::new(Provenance::default(), body)
+}
+
+fn mount(bundle: Bundle) -> web_sys::HtmlElement {
+    let host = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    let host: web_sys::HtmlElement = host.unchecked_into();
+    let b = Arc::new(bundle);
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        view! { <Overview bundle=b.clone() source="test.json" /> }
+    }));
+    host
+}
+
+fn metric(host: &web_sys::HtmlElement, name: &str) -> f64 {
+    let el = host
+        .query_selector(&format!("[data-metric='{name}']"))
+        .unwrap()
+        .unwrap();
+    el.get_attribute("data-value").unwrap().parse().unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn overview_shows_exact_recomputed_metrics() {
+    let host = mount(bundle());
+    leptos::task::tick().await;
+    // Universe of 3 tables: k runs 1..3.
+    // q1: recall@3 = 1, q2: recall@3 = 1 → mean 1.
+    assert_eq!(metric(&host, "recall@3"), 1.0);
+    // nDCG@3: q1 = (1 + 1/log2 4) / (1 + 1/log2 3) (§5.6), q2 = 1.
+    let q1 = (1.0 + 1.0 / 4f64.log2()) / (1.0 + 1.0 / 3f64.log2());
+    assert!((metric(&host, "ndcg@3") - (q1 + 1.0) / 2.0).abs() < 1e-12);
+    // all_required@3: both questions complete.
+    assert_eq!(metric(&host, "all_required@3"), 1.0);
+    let text = host.text_content().unwrap();
+    assert!(text.contains("synthetic sample"), "{text}");
+    // Corpus names are text, never HTML.
+    assert!(text.contains("dev <b>set</b>"));
+    assert!(host.query_selector("b").unwrap().is_none());
+    let hash = host
+        .query_selector("[data-testid='bundle-hash']")
+        .unwrap()
+        .unwrap();
+    assert_eq!(hash.text_content().unwrap().len(), 12);
+}
+
+#[wasm_bindgen_test]
+fn gzip_and_plain_bundles_decode_identically() {
+    let b = bundle();
+    let plain = decode_bundle("a.json", &b.to_json_vec()).unwrap();
+    let gz = decode_bundle("a.json.gz", &b.to_json_gz_vec()).unwrap();
+    assert_eq!(*plain, b);
+    assert_eq!(*gz, b);
+}
+
+#[wasm_bindgen_test]
+fn a_broken_bundle_is_an_error_naming_the_source() {
+    let err = decode_bundle("broken.json", b"{\"format\": \"runlens.bundle/1\", ").unwrap_err();
+    match &err {
+        LoadError::Invalid {
+            source_name,
+            message,
+        } => {
+            assert_eq!(source_name, "broken.json");
+            assert!(message.contains("line 1"), "{message}");
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
