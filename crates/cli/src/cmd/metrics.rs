@@ -1,12 +1,195 @@
-//! `runlens metrics` (being written).
+//! `runlens metrics BUNDLE [--json] [--k-max N] [--corpus NAME] [--gold-rule RULE]`:
+//! compute the harness's metrics from a run bundle and print tables or one JSON object
+//! (schema: `docs/metrics-json.md`).
 
+use std::fmt::Write as _;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use runlens_core::bundle::Bundle;
+use runlens_core::metrics::{GoldRule, MetricsReport, ReportOptions, metrics_report};
 
 /// Arguments of `runlens metrics`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The bundle (`.json` or `.json.gz`).
+    pub bundle: PathBuf,
+    /// Print one JSON object (all floats unrounded) instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Largest cutoff K of the ranking curves (k = 1..=K).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub k_max: u16,
+    /// Corpus name (default: the bundle's first corpus).
+    #[arg(long)]
+    pub corpus: Option<String>,
+    /// Gold-table definition: `harness` (FROM/JOIN regex, quirks included) or `parser`.
+    #[arg(long, default_value = "harness", value_parser = parse_gold_rule)]
+    pub gold_rule: GoldRule,
+    /// Bootstrap resamples for the gate intervals.
+    #[arg(long, default_value_t = 10_000)]
+    pub resamples: usize,
+    /// Bootstrap seed.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+}
+
+fn parse_gold_rule(s: &str) -> Result<GoldRule, String> {
+    match s {
+        "harness" => Ok(GoldRule::Harness),
+        "parser" => Ok(GoldRule::Parser),
+        other => Err(format!("expected `harness` or `parser`, got `{other}`")),
+    }
+}
 
 /// Runs `runlens metrics`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("runlens metrics is not built yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let bytes = std::fs::read(&args.bundle)
+        .with_context(|| format!("reading bundle {}", args.bundle.display()))?;
+    let bundle = Bundle::from_slice(&bytes)
+        .with_context(|| format!("parsing bundle {}", args.bundle.display()))?;
+    let body = &bundle.body;
+    let corpus = match &args.corpus {
+        Some(name) => match body.corpus(name) {
+            Some(c) => c,
+            None => {
+                let names: Vec<&str> = body.corpora.iter().map(|c| c.name.as_str()).collect();
+                bail!(
+                    "{}: no corpus named `{name}` (corpora: {})",
+                    args.bundle.display(),
+                    names.join(", ")
+                )
+            }
+        },
+        None => body
+            .corpora
+            .first()
+            .with_context(|| format!("{}: the bundle has no corpus", args.bundle.display()))?,
+    };
+    let options = ReportOptions {
+        k_max: usize::from(args.k_max),
+        gold_rule: args.gold_rule,
+        bootstrap_resamples: args.resamples.max(1),
+        bootstrap_seed: args.seed,
+        ..ReportOptions::default()
+    };
+    let report = metrics_report(body, corpus, &options);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", render_tables(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn pct(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{:.1}", 100.0 * v))
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".into(), |v| format!("{v:.3}"))
+}
+
+/// Renders the readable tables (3 dp for retrieval, percent at 1 dp elsewhere).
+pub fn render_tables(r: &MetricsReport) -> String {
+    let mut out = String::new();
+    let rt = &r.retrieval;
+    let _ = writeln!(out, "# runlens metrics: corpus {}\n", r.corpus);
+    let _ = writeln!(
+        out,
+        "## Table ranking ({} questions, universe {}, gold rule {:?})",
+        rt.n_questions, rt.universe_size, rt.gold_rule
+    );
+    let _ = writeln!(
+        out,
+        "{:>4} {:>8} {:>8} {:>8} {:>8} {:>8}",
+        "k", "nDCG", "recall", "all-req", "P@k", "hit"
+    );
+    for (j, k) in rt.curves.k.iter().enumerate() {
+        let c = &rt.curves;
+        let _ = writeln!(
+            out,
+            "{k:>4} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
+            c.ndcg[j], c.recall[j], c.all_required[j], c.precision[j], c.hit[j]
+        );
+    }
+    let hc = &rt.high_confidence;
+    let _ = writeln!(
+        out,
+        "MRR {:.3}; k* never reached: {}; gold-rule differences: {}",
+        rt.curves.mrr,
+        rt.k_star.never,
+        rt.gold_rule_differences.len()
+    );
+    let _ = writeln!(
+        out,
+        "high-confidence set (P >= {}): size {:.2}, precision {:.3}, recall {:.3}, full coverage {:.3}",
+        hc.threshold, hc.mean_size, hc.precision, hc.recall, hc.full_coverage
+    );
+    let _ = writeln!(
+        out,
+        "latency: median {} s, p90 {} s (report conventions)\n",
+        num(rt.latency.median_report),
+        num(rt.latency.p90_report)
+    );
+    let f = &r.failures;
+    let _ = writeln!(out, "## Failures ({} labels)", f.counts.n);
+    for (bucket, n) in &f.counts.fm_bucket {
+        let _ = writeln!(out, "{bucket:<22} {n:>6}");
+    }
+    for (t, n) in &f.correct_despite_fail_at_least {
+        let _ = writeln!(out, "correct_despite_fail >= {t}: {n}");
+    }
+    let _ = writeln!(
+        out,
+        "\n## Leaderboard ({} questions, top {})",
+        r.board.n_questions,
+        r.board.top_model.as_deref().unwrap_or("-")
+    );
+    let _ = writeln!(
+        out,
+        "{:<28} {:>6} {:>6} {:>5} {:>6} {:>6} {:>4} {:>6} {:>7}",
+        "model", "pass", "se", "n", "z", "p", "tl", "turns", "queries"
+    );
+    for e in &r.leaderboard {
+        let row = &e.row;
+        let _ = writeln!(
+            out,
+            "{:<28} {:>6} {:>6} {:>5} {:>6} {:>6} {:>4} {:>6} {:>7}",
+            e.name,
+            pct(row.pass),
+            pct(row.se),
+            row.n,
+            row.vs_top
+                .z
+                .map_or_else(|| "-".into(), |z| format!("{z:.2}")),
+            num(row.vs_top.p),
+            row.tl,
+            row.turns.map_or_else(|| "-".into(), |t| format!("{t}")),
+            row.queries.map_or_else(|| "-".into(), |q| format!("{q}")),
+        );
+    }
+    let _ = writeln!(out, "\n## Gate (strict pass; summary rule)");
+    let _ = writeln!(
+        out,
+        "{:<28} {:>6} {:>6} {:>7} {:>7} {:>7} {:>5} {:>5}",
+        "model", "cells", "fired", "base", "gated", "net", "rec", "reg"
+    );
+    for g in &r.gate {
+        let c = &g.counts;
+        let _ = writeln!(
+            out,
+            "{:<28} {:>6} {:>6} {:>7} {:>7} {:>7} {:>5} {:>5}",
+            g.model,
+            c.cells,
+            c.fired,
+            pct(Some(c.baseline_rate)),
+            pct(Some(c.gated_rate)),
+            pct(Some(c.net)),
+            c.recovered,
+            c.regressed
+        );
+    }
+    out
 }

@@ -1,10 +1,10 @@
 //! What-if re-ranking from scores and the high-confidence set (harness-formats §5.3, §6.2).
 
 use std::borrow::Borrow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::hash::{BuildHasher, Hash};
 
-/// Re-ranks `universe` by P(yes) descending, keeping ties in universe order.
+/// Re-ranks `universe` by P(yes) (`scores(table)`) descending, keeping ties in universe order.
 ///
 /// ## Conventions
 /// `universe` should be in the harness's universe order (sorted alphabetically); the sort is
@@ -13,18 +13,12 @@ use std::hash::{BuildHasher, Hash};
 /// views: the stored `ranked` list is authoritative, because stored scores are rounded.
 /// ## Example
 /// universe `[a, b, c]`, scores `{a: 0.2, b: 0.9, c: 0.2}` → `[b, a, c]`.
-pub fn rank_by_scores<'u, S, H>(universe: &'u [S], scores: &HashMap<String, f64, H>) -> Vec<&'u str>
+pub fn rank_by_scores<S, F>(universe: &[S], scores: F) -> Vec<&str>
 where
     S: AsRef<str>,
-    H: BuildHasher,
+    F: Fn(&str) -> Option<f64>,
 {
-    let score = |t: &str| {
-        scores
-            .get(t)
-            .copied()
-            .filter(|p| !p.is_nan())
-            .unwrap_or(0.0)
-    };
+    let score = |t: &str| scores(t).filter(|p| !p.is_nan()).unwrap_or(0.0);
     let mut ranked: Vec<(&str, f64)> = universe
         .iter()
         .map(|t| (t.as_ref(), score(t.as_ref())))
@@ -37,19 +31,15 @@ where
 /// is empty, `{ranked[0]}` (the gate's fallback, §6.2). Missing scores count as `0.0`.
 ///
 /// Example: ranked `[b, a]`, scores `{b: 0.4, a: 0.1}`, `t = 0.5` → `[b]` (fallback).
-pub fn high_confidence_set<'r, S, H>(
-    ranked: &'r [S],
-    scores: &HashMap<String, f64, H>,
-    t: f64,
-) -> Vec<&'r str>
+pub fn high_confidence_set<S, F>(ranked: &[S], scores: F, t: f64) -> Vec<&str>
 where
     S: AsRef<str>,
-    H: BuildHasher,
+    F: Fn(&str) -> Option<f64>,
 {
     let chosen: Vec<&str> = ranked
         .iter()
         .map(AsRef::as_ref)
-        .filter(|table| scores.get(*table).is_some_and(|&p| p >= t))
+        .filter(|table| scores(table).is_some_and(|p| p >= t))
         .collect();
     if chosen.is_empty() {
         ranked.first().map(AsRef::as_ref).into_iter().collect()
@@ -102,6 +92,8 @@ mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
+    use std::collections::HashMap;
+
     use super::*;
 
     fn scores(pairs: &[(&str, f64)]) -> HashMap<String, f64> {
@@ -112,19 +104,31 @@ mod tests {
     fn ties_keep_universe_order_and_missing_scores_are_zero() {
         let universe = ["a", "b", "c", "d"];
         let s = scores(&[("a", 0.2), ("b", 0.9), ("c", 0.2), ("d", f64::NAN)]);
-        assert_eq!(rank_by_scores(&universe, &s), vec!["b", "a", "c", "d"]);
+        assert_eq!(
+            rank_by_scores(&universe, |t| s.get(t).copied()),
+            vec!["b", "a", "c", "d"]
+        );
         let s = scores(&[("c", 0.5)]);
-        assert_eq!(rank_by_scores(&universe, &s), vec!["c", "a", "b", "d"]);
+        assert_eq!(
+            rank_by_scores(&universe, |t| s.get(t).copied()),
+            vec!["c", "a", "b", "d"]
+        );
     }
 
     #[test]
     fn high_confidence_set_threshold_and_fallback() {
         let ranked = ["b", "a", "c"];
         let s = scores(&[("b", 0.9), ("a", 0.5), ("c", 0.4999)]);
-        assert_eq!(high_confidence_set(&ranked, &s, 0.5), vec!["b", "a"]);
-        assert_eq!(high_confidence_set(&ranked, &s, 0.95), vec!["b"]);
+        assert_eq!(
+            high_confidence_set(&ranked, |t| s.get(t).copied(), 0.5),
+            vec!["b", "a"]
+        );
+        assert_eq!(
+            high_confidence_set(&ranked, |t| s.get(t).copied(), 0.95),
+            vec!["b"]
+        );
         let empty: [&str; 0] = [];
-        assert!(high_confidence_set(&empty, &s, 0.5).is_empty());
+        assert!(high_confidence_set(&empty, |t| s.get(t).copied(), 0.5).is_empty());
     }
 
     #[test]

@@ -18,8 +18,14 @@ pub mod leaderboard;
 pub mod paired;
 pub mod pass_at_budget;
 pub mod ranking;
+pub mod report;
+pub mod report_board;
+pub mod report_failures;
+pub mod report_retrieval;
 pub mod rule_checks;
 pub mod stats;
 pub mod taxonomy;
 
 pub use error::MetricsError;
+pub use gold_tables::GoldRule;
+pub use report::{MetricsReport, ReportOptions, metrics_report};

@@ -1,0 +1,200 @@
+//! `runlens metrics` end to end on a small hand-built bundle; expected values as arithmetic.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use runlens_core::bundle::{Bundle, BundleBody, Provenance};
+use serde_json::{Value, json};
+
+fn fixture_body() -> BundleBody {
+    let u = [
+        "crm.dim_account",
+        "crm.fct_opportunity",
+        "crm.fct_support_case",
+        "marts.usage_daily",
+    ];
+    serde_json::from_value(json!({
+        "namespaces": ["marts", "crm"],
+        "universe": u,
+        "models": [{"key": "a", "display_name": "Model A"}, {"key": "b", "display_name": "Model B"}],
+        "corpora": [{
+            "name": "saas",
+            "models": ["a", "b"],
+            "questions": [
+                {"trace_id": "q1", "nl_question": "?", "gt_sql": ["SELECT * FROM marts.usage_daily u JOIN crm.dim_account a ON a.tenant_id = u.tenant_id"]},
+                {"trace_id": "q2", "nl_question": "?", "gt_sql": ["SELECT 1 FROM crm.fct_support_case s, crm.dim_account a"]}
+            ],
+            "rankings": [
+                {"trace_id": "q1", "gold": ["crm.dim_account", "marts.usage_daily"],
+                 "ranked": ["marts.usage_daily", "crm.dim_account", "crm.fct_support_case", "crm.fct_opportunity"],
+                 "scores": {"marts.usage_daily": 0.9, "crm.dim_account": 0.6, "crm.fct_support_case": 0.2, "crm.fct_opportunity": 0.1},
+                 "latency_s": 1.0},
+                {"trace_id": "q2", "gold": ["crm.fct_support_case"],
+                 "ranked": ["crm.dim_account", "crm.fct_opportunity", "crm.fct_support_case", "marts.usage_daily"],
+                 "scores": {"crm.dim_account": 0.4, "crm.fct_opportunity": 0.3, "crm.fct_support_case": 0.2, "marts.usage_daily": 0.1},
+                 "latency_s": 3.0}
+            ],
+            "results": [
+                {"trace_id": "q1", "candidates": {
+                    "a": {"sqls": ["SELECT 1"], "turns": 2, "result_score": {"outcome": "pass"}},
+                    "b": {"sqls": ["SELECT 1", "SELECT 2"], "turns": 2, "result_score": {"outcome": "tie"}}}},
+                {"trace_id": "q2", "candidates": {
+                    "a": {"sqls": ["SELECT 1"], "turns": 10, "error": "max turns (10)", "final_answer": "", "result_score": {"outcome": "fail"}},
+                    "b": {"turns": 0, "error": "boom", "result_score": {"outcome": "error"}}}}
+            ],
+            "failure_labels": [
+                {"trace_id": "q2", "model": "a", "sub_mode": "wrong_join", "correct_despite_fail": 0.7, "schema_hint_would_help": 0.9, "prevented_by_rule": "crm_join"},
+                {"trace_id": "q1", "model": "b", "sub_mode": "wrong_table", "correct_despite_fail": 0.5, "schema_hint_would_help": 0.2, "prevented_by_rule": "none"},
+                {"trace_id": "q3", "model": "a", "sub_mode": "ran_out_of_budget", "correct_despite_fail": 0.1}
+            ],
+            "gate_rows": [
+                {"trace_id": "q1", "model": "a", "fired": 1, "baseline_outcome": "fail", "gated_outcome": "pass"},
+                {"trace_id": "q2", "model": "a", "fired": 0, "baseline_outcome": "error", "gated_outcome": "error", "cell_error": "rank: X: y"},
+                {"trace_id": "q1", "model": "b", "fired": 1, "baseline_outcome": "pass", "gated_outcome": "fail"}
+            ]
+        }]
+    }))
+    .unwrap()
+}
+
+fn write_bundle(dir: &Path) -> PathBuf {
+    let path = dir.join("bundle.json");
+    std::fs::write(
+        &path,
+        Bundle::new(Provenance::default(), fixture_body()).to_json_vec(),
+    )
+    .unwrap();
+    path
+}
+
+fn run(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_runlens"))
+        .arg("metrics")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn json_report(extra: &[&str]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_bundle(dir.path());
+    let mut args = vec![path.to_str().unwrap(), "--json", "--resamples", "200"];
+    args.extend_from_slice(extra);
+    let (ok, stdout, stderr) = run(&args);
+    assert!(ok, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap()
+}
+
+#[test]
+fn retrieval_section_harness_rule() {
+    let r = json_report(&["--k-max", "4"]);
+    let rt = &r["retrieval"];
+    assert_eq!(rt["n_questions"], 2);
+    assert_eq!(rt["k"], json!([1, 2, 3, 4]));
+    // q1 gold at positions 0,1 of 2; q2 gold at position 2 of 1.
+    assert_eq!(
+        rt["recall"],
+        json!([(0.5 + 0.0) / 2.0, (1.0 + 0.0) / 2.0, (1.0 + 1.0) / 2.0, 1.0])
+    );
+    assert_eq!(rt["all_required"], json!([0.0, 0.5, 1.0, 1.0]));
+    let q2_ndcg3 = 1.0 / 4f64.log2();
+    assert!((f(&rt["ndcg"][2]) - (1.0 + q2_ndcg3) / 2.0).abs() < 1e-15);
+    assert!((f(&rt["mrr"]) - (1.0 + 1.0 / 3.0) / 2.0).abs() < 1e-15);
+    // High-confidence set at 0.5: q1 {usage_daily, dim_account} covers; q2 falls back to {dim_account}.
+    assert_eq!(rt["high_confidence"]["mean_size"], json!((2.0 + 1.0) / 2.0));
+    assert_eq!(rt["high_confidence"]["full_coverage"], json!(0.5));
+    assert_eq!(rt["latency"]["median_report"], json!(3.0)); // sorted [1, 3][2 / 2]
+    assert_eq!(rt["gold_rule_differences"][0]["trace_id"], "q2");
+    assert_eq!(
+        rt["gold_rule_differences"][0]["only_parser"],
+        json!(["crm.dim_account"])
+    );
+}
+
+#[test]
+fn retrieval_section_parser_rule() {
+    let r = json_report(&["--gold-rule", "parser", "--k-max", "1"]);
+    // q2 gold becomes {fct_support_case, dim_account}; dim_account is ranked first.
+    assert_eq!(r["retrieval"]["gold_rule"], "parser");
+    assert_eq!(r["retrieval"]["recall"], json!([(0.5 + 0.5) / 2.0]));
+}
+
+#[test]
+fn failures_leaderboard_and_gate_sections() {
+    let r = json_report(&[]);
+    let fl = &r["failures"];
+    assert_eq!(fl["n"], 3);
+    assert_eq!(fl["fm_bucket"]["FM4 wrong impl"], 1);
+    assert_eq!(fl["fm_bucket"]["FM3 wrong data"], 1);
+    assert_eq!(fl["fm_bucket"]["budget"], 1);
+    assert_eq!(
+        fl["correct_despite_fail_at_least"],
+        json!({"0.5": 2, "0.65": 1})
+    );
+    assert_eq!(fl["rule_blame"]["ranked"], json!([["crm_join", 1]]));
+
+    let lb = r["leaderboard"].as_array().unwrap();
+    assert_eq!(lb[0]["model"], "a");
+    assert_eq!(lb[0]["name"], "Model A");
+    assert_eq!(
+        (f(&lb[0]["pass"]), lb[0]["n"].clone(), lb[0]["tl"].clone()),
+        ((1.0 + 0.0) / 2.0, json!(2), json!(1))
+    );
+    assert_eq!(
+        (
+            f(&lb[1]["pass"]),
+            lb[1]["n"].clone(),
+            lb[1]["cells"].clone()
+        ),
+        (0.5, json!(1), json!(2))
+    );
+    assert!((f(&lb[0]["se"]) - (0.5f64).sqrt() / 2f64.sqrt()).abs() < 1e-15);
+    assert_eq!(r["board"]["max_turns"], 10);
+    assert_eq!(r["board"]["pass_at_budget"]["n_common"], 1); // only q1 is scored for both
+
+    let gate = r["gate"].as_array().unwrap();
+    assert_eq!(gate[0]["model"], "a");
+    assert_eq!(
+        (
+            gate[0]["cells"].clone(),
+            gate[0]["fired"].clone(),
+            gate[0]["recovered"].clone()
+        ),
+        (json!(2), json!(1), json!(1))
+    );
+    assert_eq!(
+        (gate[1]["model"].clone(), gate[1]["regressed"].clone()),
+        (json!("b"), json!(1))
+    );
+    assert_eq!(gate[2]["model"], "(all)");
+    assert_eq!(gate[2]["cells"], 3);
+}
+
+#[test]
+fn tables_and_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_bundle(dir.path());
+    let (ok, stdout, _) = run(&[path.to_str().unwrap(), "--resamples", "10"]);
+    assert!(ok);
+    assert!(stdout.contains("## Table ranking (2 questions, universe 4"));
+    assert!(stdout.contains("Model A"));
+    let (ok, _, stderr) = run(&[path.to_str().unwrap(), "--corpus", "nope"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("no corpus named `nope` (corpora: saas)"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = run(&[dir.path().join("missing.json").to_str().unwrap()]);
+    assert!(!ok && stderr.contains("reading bundle"), "{stderr}");
+    let (ok, _, _) = run(&[path.to_str().unwrap(), "--k-max", "0"]);
+    assert!(!ok);
+}

@@ -1,0 +1,94 @@
+//! Bundle-level metrics: one [`MetricsReport`] per corpus, the object behind
+//! `runlens metrics --json` (schema in `docs/metrics-json.md`).
+
+use serde::Serialize;
+
+use super::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
+use super::gate::{GateGroup, gate_analysis};
+use super::gold_tables::GoldRule;
+use super::report_board::{BoardSection, board_section};
+use super::report_failures::{FailuresSection, failures_section};
+use super::report_retrieval::{RetrievalSection, retrieval_section};
+use crate::bundle::{BundleBody, Corpus};
+
+/// Knobs of a report; [`ReportOptions::default`] is what the CLI uses without flags.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportOptions {
+    /// Largest cutoff `K` of the curves (`k = 1..=K`); default 10.
+    pub k_max: usize,
+    /// Gold-table definition for the retrieval metrics; default the harness rule.
+    pub gold_rule: GoldRule,
+    /// High-confidence threshold `t` (P ≥ t); default 0.5 (the gate's `--min-p`).
+    pub confidence_threshold: f64,
+    /// Thresholds for `correct_despite_fail` counts; default 0.5 (report) and 0.65 (plot).
+    pub correct_despite_fail_thresholds: Vec<f64>,
+    /// Thresholds for `schema_hint_would_help` counts; default 0.5.
+    pub schema_hint_thresholds: Vec<f64>,
+    /// Bootstrap resamples; default 10,000.
+    pub bootstrap_resamples: usize,
+    /// Bootstrap seed; default 42.
+    pub bootstrap_seed: u64,
+}
+
+impl Default for ReportOptions {
+    fn default() -> Self {
+        ReportOptions {
+            k_max: 10,
+            gold_rule: GoldRule::Harness,
+            confidence_threshold: 0.5,
+            correct_despite_fail_thresholds: vec![0.5, 0.65],
+            schema_hint_thresholds: vec![0.5],
+            bootstrap_resamples: DEFAULT_RESAMPLES,
+            bootstrap_seed: DEFAULT_SEED,
+        }
+    }
+}
+
+/// Every metric of one corpus.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricsReport {
+    /// Corpus name.
+    pub corpus: String,
+    /// The options used.
+    pub options: ReportOptions,
+    /// Table-ranking metrics over the corpus's ranking rows.
+    pub retrieval: RetrievalSection,
+    /// Failure-label aggregates.
+    pub failures: FailuresSection,
+    /// Leaderboard rows, sorted by pass descending.
+    pub leaderboard: Vec<super::report_board::LeaderboardEntry>,
+    /// Top model, pass@B and the questions/models counts.
+    pub board: BoardSection,
+    /// Gate groups: one per model (first-seen order), then `"(all)"`.
+    pub gate: Vec<GateGroup>,
+}
+
+/// Computes the report for `corpus` of `body`.
+///
+/// Example: an empty corpus gives zero counts everywhere and empty lists, never an error.
+pub fn metrics_report(
+    body: &BundleBody,
+    corpus: &Corpus,
+    options: &ReportOptions,
+) -> MetricsReport {
+    let (leaderboard, board) = board_section(body, corpus);
+    MetricsReport {
+        corpus: corpus.name.clone(),
+        options: options.clone(),
+        retrieval: retrieval_section(body, corpus, options),
+        failures: failures_section(corpus, options),
+        leaderboard,
+        board,
+        gate: gate_analysis(
+            &corpus.gate_rows,
+            options.bootstrap_resamples,
+            options.bootstrap_seed,
+        ),
+    }
+}
+
+/// Formats a threshold as a JSON object key: the shortest decimal that round-trips
+/// (`0.5` → `"0.5"`, `0.65` → `"0.65"`, `1.0` → `"1"`).
+pub fn threshold_key(t: f64) -> String {
+    format!("{t}")
+}
