@@ -1,0 +1,248 @@
+//! Candidate models, judge seats and annotators of the synthetic runs.
+//!
+//! Keys and display names are the board's (harness-formats.md §11.1). Strength is an
+//! invented pass probability that orders the synthetic board roughly like the published one.
+
+/// One candidate model.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// Registry key, used in `candidates` and every Jev output.
+    pub key: String,
+    /// Display name from the board's `NAMES` table.
+    pub name: String,
+    /// Provider model id stored as `served_model`.
+    pub served: String,
+    /// Base pass probability on an average question.
+    pub strength: f64,
+    /// True for reasoning models (they report reasoning tokens).
+    pub reasoning: bool,
+}
+
+/// The four models whose dev failures are labelled (published-figures.md).
+pub const LABELLED: [&str; 4] = ["sonnet46", "gpt-4.1", "qwen3-coder-30b", "gemini-2.5-flash"];
+
+/// Judge seats, best first within each seat (the providers 10_judge_bias hard-codes).
+pub const JUDGE_SEATS: [[&str; 2]; 3] = [
+    ["opus48", "sonnet46"],
+    ["gpt-5.5", "gpt-5.4"],
+    ["gemini-2.5-pro", "gemini-2.5-flash"],
+];
+
+/// The annotators of `annotated.jsonl` (the harness example config).
+pub const ANNOTATORS: [&str; 3] = ["gpt-4.1", "claude-sonnet", "kimi"];
+
+const ARTICLE: [(&str, &str, &str, f64, bool); 20] = [
+    (
+        "fable51",
+        "Claude Fable 5.1",
+        "claude-fable-5-1",
+        0.80,
+        true,
+    ),
+    (
+        "deepseek-v4-pro-0813",
+        "DeepSeek V4 Pro",
+        "deepseek-v4-pro-0813",
+        0.78,
+        true,
+    ),
+    ("kimi-k3", "Kimi K3", "kimi-k3-instruct", 0.77, true),
+    (
+        "gemini-3.1-pro-preview",
+        "Gemini 3.1 Pro (prev.)",
+        "gemini-3.1-pro-preview",
+        0.76,
+        true,
+    ),
+    ("opus48", "Claude Opus 4.8", "claude-opus-4-8", 0.75, true),
+    ("gpt-5.5", "GPT-5.5", "gpt-5.5-2026-03-05", 0.74, true),
+    ("qwen3.8-max", "Qwen3.8-Max", "qwen3.8-max", 0.72, false),
+    ("gpt-6-sol", "GPT-6 Sol", "gpt-6-sol-2026-05-20", 0.71, true),
+    ("opus55", "Claude Opus 5.5", "claude-opus-5-5", 0.71, true),
+    (
+        "sonnet55",
+        "Claude Sonnet 5.5",
+        "claude-sonnet-5-5",
+        0.69,
+        true,
+    ),
+    ("glm-5.2", "GLM-5.2", "glm-5.2", 0.67, true),
+    (
+        "gemini-3.8-flash",
+        "Gemini 3.8 Flash",
+        "gemini-3.8-flash",
+        0.66,
+        true,
+    ),
+    (
+        "sonnet46",
+        "Claude Sonnet 4.6",
+        "claude-sonnet-4-6",
+        0.66,
+        false,
+    ),
+    (
+        "deepseek-v3.2",
+        "DeepSeek V3.2",
+        "deepseek-v3.2",
+        0.60,
+        false,
+    ),
+    (
+        "haiku45",
+        "Claude Haiku 4.5",
+        "claude-haiku-4-5",
+        0.57,
+        false,
+    ),
+    ("gemma-4-31b", "Gemma 4 31B", "gemma-4-31b-it", 0.52, false),
+    ("o4-mini", "o4-mini", "o4-mini-2025-04-16", 0.50, true),
+    (
+        "qwen3-coder-30b",
+        "Qwen3-Coder 30B",
+        "qwen3-coder-30b-a3b-instruct",
+        0.45,
+        false,
+    ),
+    (
+        "gemini-2.5-flash",
+        "Gemini 2.5 Flash",
+        "gemini-2.5-flash",
+        0.43,
+        false,
+    ),
+    ("gpt-4.1", "GPT-4.1", "gpt-4.1-2025-04-14", 0.40, false),
+];
+
+const EXTRA: [(&str, &str, &str, f64, bool); 20] = [
+    ("opus5", "Claude Opus 5", "claude-opus-5", 0.70, true),
+    ("opus47", "Claude Opus 4.7", "claude-opus-4-7", 0.64, true),
+    ("sonnet5", "Claude Sonnet 5", "claude-sonnet-5", 0.63, true),
+    ("fable5", "Claude Fable 5", "claude-fable-5", 0.76, true),
+    (
+        "gpt-6-astra",
+        "GPT-6 Astra",
+        "gpt-6-astra-2026-05-20",
+        0.69,
+        true,
+    ),
+    (
+        "gpt-6-luna",
+        "GPT-6 Luna",
+        "gpt-6-luna-2026-05-20",
+        0.70,
+        true,
+    ),
+    ("gpt-5.6", "GPT-5.6", "gpt-5.6-2026-04-22", 0.68, true),
+    ("kimi-k2.6", "Kimi K2.6", "kimi-k2.6", 0.71, true),
+    (
+        "kimi-k2-thinking",
+        "Kimi K2 Thinking",
+        "kimi-k2-thinking",
+        0.55,
+        true,
+    ),
+    (
+        "qwen3-coder-480b",
+        "Qwen3-Coder 480B",
+        "qwen3-coder-480b-a35b-instruct",
+        0.47,
+        false,
+    ),
+    (
+        "deepseek-v4-flash-0731",
+        "DeepSeek V4 Flash",
+        "deepseek-v4-flash-0731",
+        0.65,
+        true,
+    ),
+    (
+        "deepseek-v4-pro",
+        "DeepSeek V4 Pro (Apr preview)",
+        "deepseek-v4-pro-preview",
+        0.66,
+        true,
+    ),
+    (
+        "deepseek-v4-flash",
+        "DeepSeek V4 Flash (Apr preview)",
+        "deepseek-v4-flash-preview",
+        0.58,
+        true,
+    ),
+    (
+        "gemini-3.7-flash",
+        "Gemini 3.7 Flash",
+        "gemini-3.7-flash",
+        0.64,
+        true,
+    ),
+    (
+        "gemini-3.5-flash",
+        "Gemini 3.5 Flash",
+        "gemini-3.5-flash",
+        0.49,
+        true,
+    ),
+    (
+        "gemini-2.5-pro",
+        "Gemini 2.5 Pro",
+        "gemini-2.5-pro",
+        0.48,
+        true,
+    ),
+    (
+        "nova-pro",
+        "Amazon Nova Pro",
+        "amazon.nova-pro-v1:0",
+        0.38,
+        false,
+    ),
+    (
+        "nova-lite",
+        "Amazon Nova Lite",
+        "amazon.nova-lite-v1:0",
+        0.30,
+        false,
+    ),
+    (
+        "nova-micro",
+        "Amazon Nova Micro",
+        "amazon.nova-micro-v1:0",
+        0.24,
+        false,
+    ),
+    ("gpt-5.4", "GPT-5.4", "gpt-5.4-2026-02-11", 0.62, true),
+];
+
+fn build(rows: &[(&str, &str, &str, f64, bool)]) -> Vec<Model> {
+    rows.iter()
+        .map(|&(key, name, served, strength, reasoning)| Model {
+            key: key.into(),
+            name: name.into(),
+            served: served.into(),
+            strength,
+            reasoning,
+        })
+        .collect()
+}
+
+/// The 20 models of the `article` preset, in the board's 60-turn order.
+pub fn article() -> Vec<Model> {
+    build(&ARTICLE)
+}
+
+/// The 40 models of the `large` preset (the article's 20 plus 20 more board keys).
+pub fn large() -> Vec<Model> {
+    let mut all = build(&ARTICLE);
+    all.extend(build(&EXTRA));
+    all
+}
+
+/// The judge panel for `candidate`: per seat, the first judge that is not the candidate.
+pub fn panel(candidate: &str) -> Vec<&'static str> {
+    JUDGE_SEATS
+        .iter()
+        .filter_map(|seat| seat.iter().copied().find(|j| *j != candidate))
+        .collect()
+}
