@@ -1,12 +1,171 @@
-//! `runlens export` (being written).
+//! `runlens export DIR [DIR ...] --output FILE`: import harness folders into one run bundle
+//! (`.json` or `.json.gz`). Shows a progress bar on a terminal; quiet when piped.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use runlens_core::import::{ImportOptions, import_files};
+
+#[path = "../io.rs"]
+pub mod io;
 
 /// Arguments of `runlens export`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Harness folders: corpus folders, Jev `out/` folders, or a root holding both.
+    #[arg(required_unless_present = "corpus")]
+    pub dirs: Vec<PathBuf>,
+    /// Output bundle; `.json` or `.json.gz` (gzip-compressed).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// A corpus folder with an explicit name (`NAME=DIR`); repeatable.
+    #[arg(long, value_name = "NAME=DIR")]
+    pub corpus: Vec<String>,
+    /// The schema prompt (else `schema.md`, `system.md` or `prompts/system.md` in a DIR).
+    #[arg(long, value_name = "FILE")]
+    pub schema: Option<PathBuf>,
+    /// The rules YAML (else `rules*.yaml` or `config/rules*.yaml` in a DIR).
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Table namespaces for the universe, comma-separated (default: derived).
+    #[arg(long, value_delimiter = ',', value_name = "NS,NS")]
+    pub namespaces: Option<Vec<String>>,
+    /// A display name for a model key (`KEY=NAME`); repeatable.
+    #[arg(long = "name", value_name = "KEY=NAME")]
+    pub names: Vec<String>,
+    /// Mark the bundle as synthetic data.
+    #[arg(long)]
+    pub synthetic: bool,
+    /// Notice text shown in the dashboard.
+    #[arg(long)]
+    pub notice: Option<String>,
+    /// Print nothing but errors.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
 
 /// Runs `runlens export`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("runlens export is not built yet")
+pub fn run(args: Args) -> Result<ExitCode> {
+    let gzip = output_is_gzip(&args.output)?;
+    let mut sources = io::Sources {
+        schema: args.schema.clone(),
+        rules: args.rules.clone(),
+        ..io::Sources::default()
+    };
+    for spec in &args.corpus {
+        let (name, dir) = split_pair(spec, "--corpus", "NAME=DIR")?;
+        sources
+            .dirs
+            .push((Some(name.to_owned()), PathBuf::from(dir)));
+    }
+    sources
+        .dirs
+        .extend(args.dirs.iter().map(|d| (None, d.clone())));
+
+    let bar = progress(args.quiet);
+    bar.set_message("reading");
+    let collected = io::collect(&sources, |n| bar.inc(n))?;
+    let display_names = args
+        .names
+        .iter()
+        .map(|spec| {
+            split_pair(spec, "--name", "KEY=NAME").map(|(k, n)| (k.to_owned(), n.to_owned()))
+        })
+        .collect::<Result<_>>()?;
+    let opts = ImportOptions {
+        runlens_version: env!("CARGO_PKG_VERSION").to_owned(),
+        created_at: io::now_rfc3339(),
+        schema_path: collected.schema_path.clone(),
+        rules_path: collected.rules_path.clone(),
+        namespaces: args.namespaces.clone(),
+        display_names,
+        synthetic: args.synthetic,
+        notice: args.notice.clone(),
+    };
+    bar.set_message("importing");
+    let imported = import_files(&collected.files, &opts)?;
+    drop(collected);
+    bar.set_message(if gzip { "compressing" } else { "writing" });
+    let bytes = if gzip {
+        imported.bundle.to_json_gz_vec()
+    } else {
+        imported.bundle.to_json_vec()
+    };
+    write_atomically(&args.output, &bytes)?;
+    bar.finish_and_clear();
+
+    if !args.quiet {
+        let s = imported.bundle.body.summary();
+        eprintln!(
+            "wrote {} ({} bytes, content hash {}): {} corpora, {} questions, {} result rows, {} models, {} cells, {} failure labels, {} FM labels, {} rankings, {} gate rows, universe of {} tables",
+            args.output.display(),
+            bytes.len(),
+            &imported.bundle.content_hash[..12],
+            s.corpora,
+            s.questions,
+            s.result_rows,
+            s.models,
+            s.cells,
+            s.failure_labels,
+            s.fm_labels,
+            s.rankings,
+            s.gate_rows,
+            s.universe,
+        );
+        for w in &imported.warnings {
+            eprintln!("warning: {w}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn output_is_gzip(path: &Path) -> Result<bool> {
+    let name = path.to_string_lossy();
+    if name.ends_with(".json.gz") {
+        Ok(true)
+    } else if name.ends_with(".json") {
+        Ok(false)
+    } else {
+        bail!(
+            "{}: the output must end in .json or .json.gz",
+            path.display()
+        )
+    }
+}
+
+fn split_pair<'a>(spec: &'a str, flag: &str, shape: &str) -> Result<(&'a str, &'a str)> {
+    match spec.split_once('=') {
+        Some((a, b)) if !a.is_empty() && !b.is_empty() => Ok((a, b)),
+        _ => bail!("{flag} {spec:?}: expected {shape}"),
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder, then renames.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+}
+
+/// A byte-counting spinner on stderr; hidden when stderr is not a terminal or `quiet`.
+fn progress(quiet: bool) -> ProgressBar {
+    let target = if quiet {
+        ProgressDrawTarget::hidden()
+    } else {
+        ProgressDrawTarget::stderr()
+    };
+    let bar = ProgressBar::with_draw_target(None, target);
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} {msg} {binary_bytes} ({binary_bytes_per_sec}) {elapsed}",
+    ) {
+        bar.set_style(style);
+    }
+    bar.enable_steady_tick(Duration::from_millis(120));
+    bar
 }

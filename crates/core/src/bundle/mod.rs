@@ -160,7 +160,7 @@ pub enum UniverseSource {
 /// The schema prompt as given (raw text, `{snapshot_date}` unrendered).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct SchemaPrompt {
-    /// Input path as given.
+    /// The prompt's file name (last path component, so the hash does not depend on folders).
     pub file_name: String,
     /// The raw text.
     pub text: String,

@@ -125,7 +125,7 @@ pub fn import_files(files: &[InputFile], opts: &ImportOptions) -> Result<Importe
                 .push(i),
             Role::Schema => set_once(&mut body.schema_prompt, file, &mut warnings, |f| {
                 Ok(SchemaPrompt {
-                    file_name: f.path.clone(),
+                    file_name: split_path(&f.path).1.to_owned(),
                     text: text_of(f)?,
                 })
             })?,
