@@ -313,7 +313,7 @@ fn trajectory(
     {
         *first = format!("-- {}\n{first}", names::hostile(rng));
     }
-    if rng.random_bool(0.01) {
+    if !t.answer.is_empty() && rng.random_bool(0.01) {
         t.answer = format!("{} {}", t.answer, names::hostile(rng));
     }
     t
