@@ -1,0 +1,29 @@
+// trunk post-build hook: adds a Content-Security-Policy <meta> to the staged index.html that
+// forbids every inline script except trunk's own loader, pinned by its SHA-256 hash.
+// Bundle text can therefore never run as script, even if it ever reached the DOM as HTML.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+if (!dir) { console.error('csp.mjs: TRUNK_STAGING_DIR is not set (run it as a trunk hook)'); process.exit(1); }
+const file = path.join(dir, 'index.html');
+let html = readFileSync(file, 'utf8');
+const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+  .map((m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
+const policy = [
+  "default-src 'self'",
+  `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  // bundles (?bundle=URL) and a Jev proxy (?jev=URL) may live on other hosts
+  "connect-src 'self' http: https:",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'none'",
+].join('; ');
+if (html.includes('http-equiv="Content-Security-Policy"')) { console.error('csp.mjs: index.html already has a CSP'); process.exit(1); }
+html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
+writeFileSync(file, html);
+console.log(`csp.mjs: ${hashes.length} inline script(s) pinned`);
