@@ -1,12 +1,171 @@
-//! `runlens serve` (being written).
+//! `runlens serve [--addr 127.0.0.1:8080] [--dist DIR] [--bundles DIR] [--allow-origin URL]...`:
+//! serve the dashboard, bundle files and a Jev-compatible API (see `docs/proxy.md`).
+//!
+//! The backend is `typesafe` when `TYPESAFE_API_KEY` is set (forwarding to
+//! `TYPESAFE_BASE_URL`), else the embedded offline model. Once listening it prints one line
+//! on stdout, `runlens serve: http://HOST:PORT/ (backend B, model M)`, which scripts wait for.
 
+use std::io::Write as _;
+use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use runlens_proxy::{Backend, Config, Limits, Upstream, UpstreamConfig};
+use tracing_subscriber::EnvFilter;
 
 /// Arguments of `runlens serve`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Address to listen on (`127.0.0.1:0` picks a free port, printed on start-up).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// The built dashboard (trunk's output).
+    #[arg(long, default_value = "dist")]
+    pub dist: PathBuf,
+    /// Extra bundle files served at `/bundles/`, overlaid on `DIST/bundles/`.
+    #[arg(long)]
+    pub bundles: Option<PathBuf>,
+    /// An origin allowed to call the API from a browser (repeatable; none = no CORS).
+    #[arg(long = "allow-origin", value_name = "URL")]
+    pub allow_origins: Vec<String>,
+    /// `auto` (typesafe when TYPESAFE_API_KEY is set, else local), `local` or `typesafe`.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "local", "typesafe"])]
+    pub backend: String,
+    /// Upstream timeout per attempt, milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub upstream_timeout_ms: u64,
+    /// Cap on the wait before the single upstream retry, milliseconds.
+    #[arg(long, default_value_t = 5_000)]
+    pub max_retry_wait_ms: u64,
+    /// Sustained `/v1/systemone` requests per minute per client IP (0 = unlimited).
+    #[arg(long, default_value_t = Limits::default().rate_per_minute)]
+    pub rate_limit: u32,
+    /// Requests a client may send at once before the sustained rate applies.
+    #[arg(long, default_value_t = Limits::default().burst)]
+    pub burst: u32,
+    /// Decisions in flight at once; more wait (up to the queue timeout) then get 503.
+    #[arg(long, default_value_t = Limits::default().max_in_flight, value_parser = clap::builder::TypedValueParser::map(clap::value_parser!(u16).range(1..), usize::from))]
+    pub max_in_flight: usize,
+    /// Largest request body, bytes (larger gives 413).
+    #[arg(long, default_value_t = Limits::default().max_body_bytes)]
+    pub max_body_bytes: usize,
+    /// Responses kept in the answer cache (0 disables it).
+    #[arg(long, default_value_t = Config::default().cache_entries)]
+    pub cache_entries: usize,
+    /// Log JSON lines instead of text (stderr; level from RUST_LOG, default info).
+    #[arg(long)]
+    pub log_json: bool,
+}
 
-/// Runs `runlens serve`.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("runlens serve is not built yet")
+/// Runs `runlens serve` until Ctrl-C or SIGTERM.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    init_logging(args.log_json);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(serve(args))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn serve(args: Args) -> anyhow::Result<()> {
+    let backend = build_backend(&args)?;
+    let (backend_name, model) = (backend.name(), backend.model());
+    if !args.dist.join("index.html").is_file() {
+        tracing::warn!(dist = %args.dist.display(), "no index.html in --dist: only the API and bundles will work");
+    }
+    let config = Config {
+        dist: args.dist,
+        bundles: args.bundles,
+        allow_origins: args.allow_origins,
+        limits: Limits {
+            max_body_bytes: args.max_body_bytes,
+            rate_per_minute: args.rate_limit,
+            burst: args.burst,
+            max_in_flight: args.max_in_flight,
+            ..Limits::default()
+        },
+        cache_entries: args.cache_entries,
+    };
+    let router = runlens_proxy::app(config, backend)?;
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .with_context(|| format!("listening on {}", args.addr))?;
+    let local = listener.local_addr().context("reading the bound address")?;
+    println!("runlens serve: http://{local}/ (backend {backend_name}, model {model})");
+    std::io::stdout()
+        .flush()
+        .context("writing the start-up line")?;
+    tracing::info!(%local, backend = backend_name, model, "listening");
+    axum::serve(
+        listener,
+        router.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await
+    .context("serving")?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn build_backend(args: &Args) -> anyhow::Result<Backend> {
+    let upstream = match args.backend.as_str() {
+        "local" => None,
+        _ => {
+            UpstreamConfig::from_env(|name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?
+        }
+    };
+    match upstream {
+        Some(mut config) => {
+            config.timeout = Duration::from_millis(args.upstream_timeout_ms.max(1));
+            config.max_retry_wait = Duration::from_millis(args.max_retry_wait_ms);
+            Ok(Backend::TypeSafe(Upstream::new(config)?))
+        }
+        None if args.backend == "typesafe" => bail!("--backend typesafe needs TYPESAFE_API_KEY"),
+        None => {
+            let decider = runlens_sparrow::Decider::load_embedded()
+                .context("loading the embedded offline model")?;
+            Ok(Backend::Local(Arc::new(decider)))
+        }
+    }
+}
+
+fn init_logging(json: bool) {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
+    if json {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
 }
