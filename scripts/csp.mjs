@@ -14,7 +14,9 @@ const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/scrip
 const policy = [
   "default-src 'self'",
   `script-src 'self' 'wasm-unsafe-eval' ${hashes.join(' ')}`.trim(),
-  "style-src 'self'",
+  // plotters measures chart text with a <span style="..."> (plotters 0.3.7, font/web.rs), so
+  // inline *styles* are allowed; inline *scripts* are not.
+  "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   // bundles (?bundle=URL) and a Jev proxy (?jev=URL) may live on other hosts
   "connect-src 'self' http: https:",
