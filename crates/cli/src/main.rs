@@ -10,7 +10,11 @@ use clap::{Parser, Subcommand};
 mod cmd;
 
 #[derive(Parser)]
-#[command(name = "runlens", version, about = "Results explorer for agentic text-to-SQL benchmarks")]
+#[command(
+    name = "runlens",
+    version,
+    about = "Results explorer for agentic text-to-SQL benchmarks"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
