@@ -7,6 +7,7 @@
 //! - [`response`]: [`SystemOneResponse`] and the answers, tolerant of unknown fields and types.
 //! - [`validate`]: [`validate_request`], returning the exact 422/400 error body the API gives.
 //! - [`error_message`]: [`error_message`], the official SDK's message extraction order.
+//! - [`label_request`] and [`retrieval_request`]: the harness's exact requests (§7.4–7.5, §5.3).
 //!
 //! ```
 //! use runlens_core::jev::{validate_request, Question};
@@ -19,8 +20,10 @@
 //! ```
 
 pub mod error_message;
+pub mod label_request;
 pub mod request;
 pub mod response;
+pub mod retrieval_request;
 mod schema_issue;
 pub mod validate;
 
