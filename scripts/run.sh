@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 source scripts/env.sh
 cargo build --profile native -p runlens-cli
-scripts/sample.sh target/native/runlens
+BIN="${CARGO_TARGET_DIR:-target}/native/runlens"
+scripts/sample.sh "$BIN"
 trunk build --release --offline
-exec target/native/runlens serve --addr "${RUNLENS_ADDR:-127.0.0.1:8080}" --dist dist "$@"
+exec "$BIN" serve --addr "${RUNLENS_ADDR:-127.0.0.1:8080}" --dist dist "$@"

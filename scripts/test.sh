@@ -5,9 +5,20 @@ cd "$(dirname "$0")/.."
 source scripts/env.sh
 step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
 WASM=(--target wasm32-unknown-unknown)
+BIN="$PWD/${CARGO_TARGET_DIR:-target}/debug/runlens"
 
 step "format"
 cargo fmt --all --check
+
+# The sample and its native metrics come first: the wasm tests include them (tests/sample.rs).
+step "sample bundle and its native metrics"
+cargo build -p runlens-cli --locked
+scripts/sample.sh "$BIN"
+mkdir -p target/sample-metrics
+for corpus in text2sqlbench-synthetic-dev text2sqlbench-synthetic; do
+  "$BIN" metrics public/bundles/article.json.gz --json --corpus "$corpus" \
+    --resamples 1000 > "target/sample-metrics/$corpus.json"
+done
 
 step "clippy, native crates"
 cargo clippy --workspace --exclude runlens-web --all-targets --locked -- -D warnings
@@ -20,10 +31,6 @@ scripts/check-core-purity.sh
 step "native tests"
 cargo test --workspace --exclude runlens-web --locked
 
-step "sample bundle"
-cargo build -p runlens-cli --locked
-scripts/sample.sh target/debug/runlens
-
 step "wasm tests (core in Node, the app in headless Chromium)"
 cargo test -p runlens-core -p runlens-web "${WASM[@]}" --locked
 
@@ -31,10 +38,10 @@ step "trunk build --release --offline"
 trunk build --release --offline
 
 step "end-to-end browser tests (playwright-core + /usr/bin/chromium)"
-RUNLENS_BIN="$PWD/target/debug/runlens" npm --prefix e2e test
+RUNLENS_BIN="$BIN" npm --prefix e2e test
 
 if [ -x scripts/test-sdk.sh ]; then
   step "official typesafe-sdk client against runlens serve"
-  RUNLENS_BIN="$PWD/target/debug/runlens" scripts/test-sdk.sh
+  RUNLENS_BIN="$BIN" scripts/test-sdk.sh
 fi
 step "all checks passed"
