@@ -7,7 +7,10 @@ use std::collections::HashSet;
 use proptest::prelude::*;
 use runlens_core::metrics::curves::{QuestionRanking, k_star_distribution, retrieval_curves};
 use runlens_core::metrics::failures::{count_failures, histogram};
-use runlens_core::metrics::ranking::{all_required_at_k, ndcg_at_k, recall_at_k};
+use runlens_core::metrics::ranking::{
+    all_required_at_k, ndcg_at_k, ndcg_from_positions, precision_from_positions, recall_at_k,
+    recall_from_positions,
+};
 use runlens_core::metrics::stats::{median, quantile_linear};
 use runlens_core::metrics::taxonomy::SUB_MODES;
 
@@ -52,6 +55,22 @@ proptest! {
         }
         let d = k_star_distribution(&qs);
         prop_assert_eq!(d.counts.values().sum::<usize>() + d.never, qs.len());
+    }
+
+    #[test]
+    fn one_pass_curves_equal_the_kernels_bitwise(rows in prop::collection::vec(ranking(), 1..20)) {
+        // retrieval_curves sums incrementally; the per-k kernels must give the same bits.
+        let qs: Vec<QuestionRanking> = rows.iter().map(|(r, g)| QuestionRanking::new(r, g)).collect();
+        let c = retrieval_curves(&qs, 12);
+        for k in 1..=12usize {
+            let n = qs.len() as f64;
+            let ndcg = qs.iter().map(|q| ndcg_from_positions(&q.positions, q.n_gold, k)).sum::<f64>() / n;
+            let recall = qs.iter().map(|q| recall_from_positions(&q.positions, q.n_gold, k)).sum::<f64>() / n;
+            let precision = qs.iter().map(|q| precision_from_positions(&q.positions, k)).sum::<f64>() / n;
+            prop_assert_eq!(c.ndcg[k - 1].to_bits(), ndcg.to_bits());
+            prop_assert_eq!(c.recall[k - 1].to_bits(), recall.to_bits());
+            prop_assert_eq!(c.precision[k - 1].to_bits(), precision.to_bits());
+        }
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub struct BootstrapCi {
 ///
 /// ## Definition
 /// Draw `resamples` samples of size `n` with replacement from `diffs` (indices from
-/// [`SplitMix64`] seeded with `seed`), take each sample's mean, and report the 2.5th and
+/// [`SplitMix64`] seeded with `seed`, two 32-bit indices per draw, see `resample_mean`), take each sample's mean, and report the 2.5th and
 /// 97.5th percentiles (numpy's linear method). `None` for an empty input.
 /// ## Example
 /// `diffs = [1, 1, 1]` → estimate 1, interval `[1, 1]` whatever the seed.
@@ -75,7 +75,7 @@ pub fn paired_bootstrap_ci(diffs: &[f64], resamples: usize, seed: u64) -> Option
     let n = diffs.len();
     let mut rng = SplitMix64::new(seed);
     let means: Vec<f64> = (0..resamples.max(1))
-        .map(|_| (0..n).map(|_| diffs[rng.below(n)]).sum::<f64>() / n as f64)
+        .map(|_| resample_mean(diffs, &mut rng))
         .collect();
     Some(BootstrapCi {
         estimate,
@@ -85,6 +85,33 @@ pub fn paired_bootstrap_ci(diffs: &[f64], resamples: usize, seed: u64) -> Option
         resamples: means.len(),
         seed,
     })
+}
+
+/// The mean of one resample of `values` with replacement. Indices come from
+/// [`SplitMix64::below`], except that for `n < 2^32` each 64-bit draw yields two indices (its
+/// high and low halves, each mapped by Lemire's 32-bit multiply-shift with rejection).
+fn resample_mean(values: &[f64], rng: &mut SplitMix64) -> f64 {
+    let n = values.len();
+    let mut sum = 0.0;
+    if let Ok(n32) = u32::try_from(n) {
+        let threshold = n32.wrapping_neg() % n32;
+        let mut drawn = 0;
+        while drawn < n {
+            let bits = rng.next_u64();
+            for half in [(bits >> 32) as u32, bits as u32] {
+                let m = u64::from(half) * u64::from(n32);
+                if (m as u32) >= threshold && drawn < n {
+                    sum += values[(m >> 32) as usize];
+                    drawn += 1;
+                }
+            }
+        }
+    } else {
+        for _ in 0..n {
+            sum += values[rng.below(n)];
+        }
+    }
+    sum / n as f64
 }
 
 #[cfg(test)]

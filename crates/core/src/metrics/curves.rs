@@ -11,8 +11,7 @@ use std::hash::{BuildHasher, Hash};
 use serde::Serialize;
 
 use super::ranking::{
-    gold_positions, hit_from_positions, k_star_from_positions, ndcg_from_positions,
-    precision_from_positions, recall_from_positions, reciprocal_rank_from_positions,
+    discount, gold_positions, k_star_from_positions, reciprocal_rank_from_positions,
     worst_gold_rank_from_positions,
 };
 
@@ -91,14 +90,30 @@ pub fn retrieval_curves(rows: &[QuestionRanking], k_max: usize) -> RetrievalCurv
     if n == 0 {
         return c;
     }
+    // ideal[m] = Σ_{i < m} discount(i): the same summation order as `ideal_dcg`.
+    let mut ideal = vec![0.0; k_max + 1];
+    for m in 1..=k_max {
+        ideal[m] = ideal[m - 1] + discount(m - 1);
+    }
     for row in rows {
+        // One pass over k: `hits` gold positions are < k, `dcg` their discounts so far
+        // (added in position order, exactly as `ndcg_from_positions` does).
+        let (mut hits, mut dcg) = (0usize, 0.0f64);
         for (j, &k) in ks.iter().enumerate() {
-            c.ndcg[j] += ndcg_from_positions(&row.positions, row.n_gold, k);
-            c.recall[j] += recall_from_positions(&row.positions, row.n_gold, k);
-            let within = row.positions.partition_point(|&p| p < k);
-            c.all_required[j] += f64::from(u8::from(within == row.n_gold));
-            c.precision[j] += precision_from_positions(&row.positions, k);
-            c.hit[j] += f64::from(u8::from(hit_from_positions(&row.positions, k)));
+            while hits < row.positions.len() && row.positions[hits] < k {
+                dcg += discount(row.positions[hits]);
+                hits += 1;
+            }
+            let idcg = ideal[row.n_gold.min(k)];
+            if idcg > 0.0 {
+                c.ndcg[j] += dcg / idcg;
+            }
+            if row.n_gold > 0 {
+                c.recall[j] += hits as f64 / row.n_gold as f64;
+            }
+            c.all_required[j] += f64::from(u8::from(hits == row.n_gold));
+            c.precision[j] += hits as f64 / k as f64;
+            c.hit[j] += f64::from(u8::from(hits > 0));
         }
         c.mrr += reciprocal_rank_from_positions(&row.positions);
     }

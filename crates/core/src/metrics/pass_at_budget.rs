@@ -53,7 +53,7 @@ pub fn pass_at_budget(columns: &[ModelColumn], budgets: &[u32]) -> PassAtBudget 
                             (Some(s), Some(t)) if !c.turn_limited && t <= b => s,
                             _ => 0.0,
                         })
-                        .sum();
+                        .fold(0.0, |acc, s| acc + s);
                     sum / common.len() as f64
                 })
                 .collect();

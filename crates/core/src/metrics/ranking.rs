@@ -13,6 +13,9 @@
 //!   all-required is true only for an empty `G`.
 //! - **`k` beyond the list** behaves as the whole list (the prefix cannot grow).
 //!
+//! - **Sums start at `+0.0`** (`fold`, not `Iterator::sum`, whose empty sum is `-0.0`), so
+//!   an empty sum never prints as `-0.0` in JSON.
+//!
 //! MRR, precision@k and hit@k are runlens extensions the harness lacks.
 
 use std::borrow::Borrow;
@@ -29,14 +32,14 @@ where
     T: Borrow<str> + Hash + Eq,
     H: BuildHasher,
 {
-    let mut positions = Vec::with_capacity(gold.len());
-    let mut seen: HashSet<&str> = HashSet::with_capacity(gold.len());
+    let mut positions: Vec<usize> = Vec::with_capacity(gold.len());
     for (i, table) in ranked.iter().enumerate() {
         if positions.len() == gold.len() {
             break;
         }
         let table = table.as_ref();
-        if gold.contains(table) && seen.insert(table) {
+        // A repeat of an already-found gold table earns nothing (|G| is small: linear check).
+        if gold.contains(table) && !positions.iter().any(|&p| ranked[p].as_ref() == table) {
             positions.push(i);
         }
     }
@@ -45,12 +48,26 @@ where
 
 /// Discount of 0-based position `i`: `1 / log2(i + 2)` (rank `r = i + 1` → `1/log2(r + 1)`).
 pub fn discount(i: usize) -> f64 {
-    1.0 / ((i + 2) as f64).log2()
+    match discount_table().get(i) {
+        Some(d) => *d,
+        None => discount_uncached(i),
+    }
+}
+
+fn discount_uncached(i: usize) -> f64 {
+    // libm, not f64::log2: the same bits natively and in WASM.
+    1.0 / libm::log2((i + 2) as f64)
+}
+
+/// Discounts of positions `0..128`, computed once (the same values [`discount`] computes).
+fn discount_table() -> &'static [f64; 128] {
+    static TABLE: std::sync::OnceLock<[f64; 128]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(discount_uncached))
 }
 
 /// Ideal DCG at `k` for `n_gold` relevant tables: `Σ_{i < min(n_gold, k)} 1/log2(i + 2)`.
 pub fn ideal_dcg(n_gold: usize, k: usize) -> f64 {
-    (0..n_gold.min(k)).map(discount).sum()
+    (0..n_gold.min(k)).map(discount).fold(0.0, |acc, d| acc + d)
 }
 
 /// nDCG@k with binary gain and log2 discount.
@@ -79,7 +96,7 @@ pub fn ndcg_from_positions(positions: &[usize], n_gold: usize, k: usize) -> f64 
         .iter()
         .take_while(|&&p| p < k)
         .map(|&p| discount(p))
-        .sum::<f64>()
+        .fold(0.0, |acc, d| acc + d)
         / idcg
 }
 

@@ -10,7 +10,7 @@ use std::f64::consts::PI;
 ///
 /// Example: `mean(&[1.0, 0.5, 0.0]) == Some(0.5)`.
 pub fn mean(values: &[f64]) -> Option<f64> {
-    (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
+    (!values.is_empty()).then(|| values.iter().fold(0.0, |acc, x| acc + x) / values.len() as f64)
 }
 
 /// Sample standard deviation with `ddof = 1`: `sqrt(Σ(x − mean)² / (n − 1))`.
@@ -21,7 +21,7 @@ pub fn sample_std(values: &[f64]) -> Option<f64> {
         return None;
     }
     let m = mean(values)?;
-    let ss: f64 = values.iter().map(|x| (x - m) * (x - m)).sum();
+    let ss = values.iter().fold(0.0, |acc, x| acc + (x - m) * (x - m));
     Some((ss / (values.len() - 1) as f64).sqrt())
 }
 
@@ -37,15 +37,18 @@ pub fn standard_error(values: &[f64]) -> Option<f64> {
 /// `q` is clamped to `[0, 1]`; NaN values must not be passed (they sort last). `None` for
 /// an empty slice. Example: `quantile_linear(&[1, 2, 3, 4], 0.5) == 2.5`.
 pub fn quantile_linear(values: &[f64], q: f64) -> Option<f64> {
-    let sorted = sorted_copy(values);
-    let n = sorted.len();
+    let n = values.len();
     if n == 0 {
         return None;
     }
     let h = q.clamp(0.0, 1.0) * (n - 1) as f64;
     let lo = h.floor() as usize;
-    let hi = (lo + 1).min(n - 1);
-    Some(sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo]))
+    // Linear-time selection instead of a full sort: x[lo] is the lo-th smallest and x[lo+1]
+    // the smallest of the values above it.
+    let mut work = values.to_vec();
+    let (_, &mut x_lo, above) = work.select_nth_unstable_by(lo, f64::total_cmp);
+    let x_hi = above.iter().copied().min_by(f64::total_cmp).unwrap_or(x_lo);
+    Some(x_lo + (h - lo as f64) * (x_hi - x_lo))
 }
 
 /// The statistical median (numpy `median`): the middle value, or the mean of the two middle
@@ -115,7 +118,7 @@ fn erf_series(x: f64) -> f64 {
         term *= 2.0 * x2 / (2.0 * n + 1.0);
         sum += term;
     }
-    2.0 / PI.sqrt() * (-x2).exp() * sum
+    2.0 / PI.sqrt() * libm::exp(-x2) * sum
 }
 
 fn erfc_continued_fraction(x: f64) -> f64 {
@@ -137,7 +140,7 @@ fn erfc_continued_fraction(x: f64) -> f64 {
             break;
         }
     }
-    (-x * x).exp() / PI.sqrt() / f
+    libm::exp(-x * x) / PI.sqrt() / f
 }
 
 /// Two-sided p-value of a standard normal statistic: `P(|Z| ≥ |z|) = erfc(|z| / √2)`.

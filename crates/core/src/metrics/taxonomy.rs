@@ -241,7 +241,7 @@ where
             .into_iter()
             .filter(|(k, _)| family_of(k) == Some(family))
             .map(|(_, p)| p)
-            .sum(),
+            .fold(0.0, |acc, p| acc + p),
     )
 }
 
