@@ -113,6 +113,18 @@ fn read_known(out: &mut Collected, dir: &Path, prefix: &str, read: &mut Reader<'
     for name in CORPUS_FILES.iter().chain(JEV_FILES.iter()) {
         let path = dir.join(name);
         if path.is_file() {
+            // Two folders with the same name would silently merge into one corpus.
+            if CORPUS_FILES.contains(name)
+                && out
+                    .files
+                    .iter()
+                    .any(|f| f.path == format!("{prefix}/{name}"))
+            {
+                bail!(
+                    "{}: a second corpus named {prefix:?}; name them apart with --corpus NAME=DIR",
+                    dir.display()
+                );
+            }
             read(out, &path, format!("{prefix}/{name}"))?;
         }
     }

@@ -212,3 +212,25 @@ fn export_refuses_unknown_output_extensions_and_empty_folders() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn two_corpus_folders_with_the_same_name_are_refused() {
+    let tmp = synth_like_root();
+    let other = tmp.path().join("elsewhere/dev");
+    copy_dir(&core_data().join("import/dev"), &other);
+    let dev = tmp.path().join("root/dev");
+    let out = runlens(&[
+        "export",
+        dev.to_str().unwrap(),
+        other.to_str().unwrap(),
+        "-o",
+        tmp.path().join("z.json").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr)
+            .contains("a second corpus named \"dev\"; name them apart with --corpus NAME=DIR"),
+        "{}",
+        text(&out.stderr)
+    );
+}
