@@ -36,7 +36,9 @@ pub fn BundleLoader(
                 let source = source.clone();
                 Suspend::new(async move {
                     match bundle.await {
-                        Ok(b) => view! { <Overview bundle=b source=source /> }.into_any(),
+                        Ok(loaded) => view! {
+                            <Overview bundle=loaded.bundle stats=loaded.stats source=source />
+                        }.into_any(),
                         Err(e) => view! {
                             <ErrorPanel title="Could not load the bundle" message=e.to_string() />
                         }.into_any(),

@@ -70,17 +70,81 @@ pub async fn load_samples() -> Result<Vec<SampleEntry>, LoadError> {
     })
 }
 
+/// A loaded bundle and what loading it cost (for the header's data attributes and the
+/// load benchmark, `e2e/bench/load.mjs`).
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The bundle.
+    pub bundle: Arc<Bundle>,
+    /// Sizes and timings.
+    pub stats: LoadStats,
+}
+
+/// Sizes and timings of one load, in bytes and milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct LoadStats {
+    /// Bytes downloaded (compressed for `.json.gz`).
+    pub download_bytes: usize,
+    /// Bytes of JSON parsed (the gzip trailer's size for `.json.gz`).
+    pub json_bytes: usize,
+    /// Download time.
+    pub download_ms: f64,
+    /// Gunzip + parse time.
+    pub parse_ms: f64,
+    /// Content-hash check time.
+    pub verify_ms: f64,
+}
+
 /// Downloads and decodes the bundle at `url`.
-pub async fn load_bundle(url: String) -> Result<Arc<Bundle>, LoadError> {
+pub async fn load_bundle(url: String) -> Result<Loaded, LoadError> {
+    let t0 = now_ms();
     let bytes = api::fetch_bytes(&url).await?;
-    decode_bundle(&url, &bytes)
+    let t1 = now_ms();
+    let bundle = parse_bundle(&url, &bytes)?;
+    let t2 = now_ms();
+    verify_bundle(&url, &bundle)?;
+    let t3 = now_ms();
+    let stats = LoadStats {
+        download_bytes: bytes.len(),
+        json_bytes: json_size(&bytes),
+        download_ms: t1 - t0,
+        parse_ms: t2 - t1,
+        verify_ms: t3 - t2,
+    };
+    Ok(Loaded {
+        bundle: Arc::new(bundle),
+        stats,
+    })
+}
+
+/// Size of the JSON inside `bytes`: gzip's ISIZE trailer (size mod 2³², enough for a
+/// browser) for gzip data, else the length.
+fn json_size(bytes: &[u8]) -> usize {
+    match bytes {
+        [0x1f, 0x8b, .., a, b, c, d] => u32::from_le_bytes([*a, *b, *c, *d]) as usize,
+        _ => bytes.len(),
+    }
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
 }
 
 /// Decodes bundle bytes (`.json` or `.json.gz`) and checks the content hash.
 pub fn decode_bundle(source_name: &str, bytes: &[u8]) -> Result<Arc<Bundle>, LoadError> {
-    let bundle = Bundle::from_slice(bytes).map_err(|e| LoadError::invalid(source_name, &e))?;
+    let bundle = parse_bundle(source_name, bytes)?;
+    verify_bundle(source_name, &bundle)?;
+    Ok(Arc::new(bundle))
+}
+
+fn parse_bundle(source_name: &str, bytes: &[u8]) -> Result<Bundle, LoadError> {
+    Bundle::from_slice(bytes).map_err(|e| LoadError::invalid(source_name, &e))
+}
+
+fn verify_bundle(source_name: &str, bundle: &Bundle) -> Result<(), LoadError> {
     bundle
         .verify_content_hash()
-        .map_err(|e| LoadError::invalid(source_name, &e))?;
-    Ok(Arc::new(bundle))
+        .map_err(|e| LoadError::invalid(source_name, &e))
 }

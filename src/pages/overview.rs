@@ -5,6 +5,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 
+use crate::data::LoadStats;
 use crate::pages::RankingView;
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
@@ -15,13 +16,23 @@ pub fn Overview(
     /// Where it came from (shown in the header).
     #[prop(into)]
     source: String,
+    /// Sizes and timings of the load, exposed as `data-load-*` attributes.
+    #[prop(optional)]
+    stats: LoadStats,
 ) -> impl IntoView {
     let short_hash: String = bundle.content_hash.chars().take(12).collect();
     let synthetic = bundle.body.synthetic;
     let notice = bundle.body.notice.clone().unwrap_or_default();
     let corpora: Vec<String> = bundle.body.corpora.iter().map(|c| c.name.clone()).collect();
     view! {
-        <header class="bundle-header">
+        <header
+            class="bundle-header"
+            data-load-download-bytes=stats.download_bytes
+            data-load-json-bytes=stats.json_bytes
+            data-load-download-ms=stats.download_ms
+            data-load-parse-ms=stats.parse_ms
+            data-load-verify-ms=stats.verify_ms
+        >
             <h1><a href="./">"runlens"</a></h1>
             <p class="bundle-source">
                 <span class="label">"bundle "</span><code>{source}</code>

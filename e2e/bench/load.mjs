@@ -1,0 +1,73 @@
+// Load benchmark (not a test): for each bundle, time from navigation to the first drawn chart,
+// download / parse / hash-check times and parse throughput as measured inside the page, and
+// the longest main-thread task while loading. Results go to stdout as a table and JSON.
+//
+// Usage: node e2e/bench/load.mjs [--runs N] [--bundles DIR] NAME=URL_PATH ...
+//   e.g. node e2e/bench/load.mjs article=bundles/article.json.gz
+//        node e2e/bench/load.mjs --bundles target/bench-bundles large=bundles/large.json.gz
+// The app must be built (dist/) and RUNLENS_BIN point at a runlens binary.
+import { startServer } from '../tests/server.mjs';
+import { launch, newPage, drawnPixels } from '../tests/browser.mjs';
+
+const args = process.argv.slice(2);
+let runs = 3;
+const serveArgs = [];
+const targets = [];
+for (let i = 0; i < args.length; i += 1) {
+  if (args[i] === '--runs') runs = Number(args[++i]);
+  else if (args[i] === '--bundles') serveArgs.push('--bundles', args[++i]);
+  else { const [name, url] = args[i].split('='); targets.push({ name, url }); }
+}
+const server = await startServer(serveArgs);
+const browser = await launch();
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const results = [];
+try {
+  for (const { name, url } of targets) {
+    const samples = [];
+    for (let r = 0; r < runs; r += 1) {
+      const { page, problems } = await newPage(browser);
+      await page.addInitScript(() => {
+        window.__longest = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+        }).observe({ type: 'longtask', buffered: true });
+      });
+      await page.goto(`${server.url}?bundle=${url}`);
+      await page.waitForSelector('[data-load-parse-ms]', { timeout: 600000 });
+      await page.waitForFunction(() => {
+        const c = document.querySelector('canvas.chart');
+        if (!c) return false;
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0]) { window.__firstChart = performance.now(); return true; }
+        return false;
+      }, null, { timeout: 600000, polling: 'raf' });
+      const m = await page.evaluate(() => {
+        const h = document.querySelector('[data-load-parse-ms]');
+        const a = (k) => Number(h.getAttribute(`data-load-${k}`));
+        return { firstChartMs: window.__firstChart, longestTaskMs: window.__longest,
+          downloadBytes: a('download-bytes'), jsonBytes: a('json-bytes'),
+          downloadMs: a('download-ms'), parseMs: a('parse-ms'), verifyMs: a('verify-ms') };
+      });
+      if (await page.$('canvas.chart') && (await drawnPixels(page, 'canvas.chart')) < 1000) throw new Error('chart not drawn');
+      if (problems.length) throw new Error(problems.join('\n'));
+      samples.push(m);
+      await page.context().close();
+    }
+    const pick = (k) => median(samples.map((s) => s[k]));
+    const res = { name, runs, jsonMB: pick('jsonBytes') / 1e6, downloadMB: pick('downloadBytes') / 1e6,
+      firstChartMs: pick('firstChartMs'), downloadMs: pick('downloadMs'), parseMs: pick('parseMs'),
+      verifyMs: pick('verifyMs'), parseMBps: pick('jsonBytes') / 1e6 / (pick('parseMs') / 1000),
+      longestTaskMs: pick('longestTaskMs') };
+    results.push(res);
+  }
+} finally {
+  await browser.close();
+  await server.stop();
+}
+console.log('| bundle | JSON MB | download MB | first chart ms | download ms | gunzip+parse ms | parse MB/s | hash check ms | longest task ms |');
+console.log('|---|---|---|---|---|---|---|---|---|');
+for (const r of results) {
+  console.log(`| ${r.name} | ${r.jsonMB.toFixed(1)} | ${r.downloadMB.toFixed(1)} | ${r.firstChartMs.toFixed(0)} | ${r.downloadMs.toFixed(0)} | ${r.parseMs.toFixed(0)} | ${r.parseMBps.toFixed(1)} | ${r.verifyMs.toFixed(0)} | ${r.longestTaskMs.toFixed(0)} |`);
+}
+console.log(JSON.stringify(results));
