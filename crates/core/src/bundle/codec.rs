@@ -160,3 +160,43 @@ fn format_tag(bytes: &[u8]) -> Option<String> {
     }
     serde_json::from_slice::<Tag>(bytes).ok().map(|t| t.format)
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::super::{Bundle, BundleBody, Corpus, Provenance};
+
+    fn small() -> Bundle {
+        let body = BundleBody {
+            corpora: vec![Corpus {
+                name: "dev".into(),
+                ..Corpus::default()
+            }],
+            ..BundleBody::default()
+        };
+        Bundle::new(Provenance::default(), body)
+    }
+
+    /// The browser path: gzip detection and decoding work on every target.
+    #[test]
+    fn gzip_and_plain_json_decode_to_the_same_bundle() {
+        let bundle = small();
+        assert_eq!(
+            Bundle::from_slice(&bundle.to_json_gz_vec()).unwrap(),
+            bundle
+        );
+        assert_eq!(Bundle::from_slice(&bundle.to_json_vec()).unwrap(), bundle);
+    }
+
+    /// SHA-256 of the empty input (FIPS 180-2), through the hex encoder.
+    #[test]
+    fn hex_of_a_known_digest() {
+        use sha2::{Digest, Sha256};
+        assert_eq!(
+            super::hex(&Sha256::digest(b"")),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+    }
+}
