@@ -31,10 +31,12 @@ fn synthetic() -> Input {
         .collect();
     let rankings = (0..QUESTIONS)
         .map(|_| {
-            let mut ranked = universe.clone();
-            for i in (1..ranked.len()).rev() {
-                ranked.swap(i, rng.below(i + 1));
+            let mut order: Vec<usize> = (0..UNIVERSE).collect();
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
             }
+            // Fresh strings allocated in rank order, as a JSON parse of the row allocates them.
+            let ranked: Vec<String> = order.iter().map(|&i| universe[i].clone()).collect();
             // 1–5 gold tables: mostly ranked in the top 12, one in ten anywhere.
             let gold = (0..1 + rng.below(5))
                 .map(|_| {
@@ -116,6 +118,31 @@ fn bench(c: &mut Criterion) {
                 retrieval_curves(&rows, 10),
                 k_star_distribution(&rows),
                 curves_by_gold_count(&rows, 10),
+            ))
+        })
+    });
+    let reduced: Vec<QuestionRanking> = input
+        .rankings
+        .iter()
+        .map(|(r, g)| QuestionRanking::new(r, g))
+        .collect();
+    c.bench_function("reduce_rankings_5000q_710t", |b| {
+        b.iter(|| {
+            black_box(
+                input
+                    .rankings
+                    .iter()
+                    .map(|(r, g)| QuestionRanking::new(r, g))
+                    .collect::<Vec<_>>(),
+            )
+        })
+    });
+    c.bench_function("curves_only_k1_10_5000q", |b| {
+        b.iter(|| {
+            black_box((
+                retrieval_curves(&reduced, 10),
+                k_star_distribution(&reduced),
+                curves_by_gold_count(&reduced, 10),
             ))
         })
     });

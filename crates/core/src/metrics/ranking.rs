@@ -32,6 +32,23 @@ where
     T: Borrow<str> + Hash + Eq,
     H: BuildHasher,
 {
+    // Small gold sets (the usual 1–5 tables) are matched through a cheap (length, last 8
+    // bytes) key and a string comparison instead of hashing every ranked table.
+    let keys: Vec<((usize, u64), &str)> = if gold.len() <= SMALL_GOLD {
+        gold.iter()
+            .map(|g| (tail_key(g.borrow()), g.borrow()))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let is_gold = |table: &str| {
+        if gold.len() <= SMALL_GOLD {
+            let key = tail_key(table);
+            keys.iter().any(|(k, g)| *k == key && *g == table)
+        } else {
+            gold.contains(table)
+        }
+    };
     let mut positions: Vec<usize> = Vec::with_capacity(gold.len());
     for (i, table) in ranked.iter().enumerate() {
         if positions.len() == gold.len() {
@@ -39,11 +56,23 @@ where
         }
         let table = table.as_ref();
         // A repeat of an already-found gold table earns nothing (|G| is small: linear check).
-        if gold.contains(table) && !positions.iter().any(|&p| ranked[p].as_ref() == table) {
+        if is_gold(table) && !positions.iter().any(|&p| ranked[p].as_ref() == table) {
             positions.push(i);
         }
     }
     positions
+}
+
+/// Gold sets up to this size use the (length, tail) pre-filter in [`gold_positions`].
+const SMALL_GOLD: usize = 16;
+
+/// `(len, last ≤ 8 bytes as a little-endian u64)`: equal strings have equal keys.
+fn tail_key(s: &str) -> (usize, u64) {
+    let bytes = s.as_bytes();
+    let start = bytes.len().saturating_sub(8);
+    let mut word = [0u8; 8];
+    word[..bytes.len() - start].copy_from_slice(&bytes[start..]);
+    (bytes.len(), u64::from_le_bytes(word))
 }
 
 /// Discount of 0-based position `i`: `1 / log2(i + 2)` (rank `r = i + 1` → `1/log2(r + 1)`).

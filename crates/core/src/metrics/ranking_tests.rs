@@ -125,3 +125,18 @@ fn extensions_mrr_kstar_worst_rank() {
     assert_eq!(worst_gold_rank_from_positions(&p), Some(4));
     close(precision_from_positions(&p, 2), 1.0 / 2.0);
 }
+
+#[test]
+fn large_gold_sets_use_the_hash_path_with_the_same_result() {
+    // 20 gold tables (> SMALL_GOLD): hashed look-ups; every other ranked table is gold.
+    let ranked: Vec<String> = (0..40).map(|i| format!("crm.t{i:02}")).collect();
+    let gold: HashSet<String> = (0..40).step_by(2).map(|i| format!("crm.t{i:02}")).collect();
+    assert_eq!(
+        gold_positions(&ranked, &gold),
+        (0..40).step_by(2).collect::<Vec<_>>()
+    );
+    close(recall_at_k(&ranked, &gold, 10), 5.0 / 20.0);
+    // Same tail, different length: the pre-filter must not confuse them.
+    let small = set(&["x.abcdefgh"]);
+    assert!(gold_positions(&["y.xabcdefgh", "x.abcdefgh"], &small) == vec![1]);
+}
