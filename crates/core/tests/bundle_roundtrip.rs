@@ -114,3 +114,17 @@ fn outcomes_serialise_as_the_harness_strings() {
     let back: Vec<Outcome> = serde_json::from_str(&json).unwrap();
     assert_eq!(back, outcomes);
 }
+
+#[test]
+fn streamed_output_equals_the_in_memory_encodings() {
+    let bundle = dev_bundle();
+    let mut json = Vec::new();
+    bundle.write_json(&mut json).unwrap();
+    assert_eq!(json, bundle.to_json_vec());
+    let mut gz = Vec::new();
+    bundle.write_json_gz(&mut gz).unwrap();
+    assert_eq!(Bundle::from_slice(&gz).unwrap(), bundle);
+    // The gzip trailer's ISIZE (used to reserve the output) is the JSON length.
+    let isize = u32::from_le_bytes(gz[gz.len() - 4..].try_into().unwrap());
+    assert_eq!(isize as usize, json.len());
+}

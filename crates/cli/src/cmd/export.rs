@@ -1,6 +1,7 @@
 //! `runlens export DIR [DIR ...] --output FILE`: import harness folders into one run bundle
 //! (`.json` or `.json.gz`). Shows a progress bar on a terminal; quiet when piped.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -89,12 +90,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let imported = import_files(&collected.files, &opts)?;
     drop(collected);
     bar.set_message(if gzip { "compressing" } else { "writing" });
-    let bytes = if gzip {
-        imported.bundle.to_json_gz_vec()
-    } else {
-        imported.bundle.to_json_vec()
-    };
-    write_atomically(&args.output, &bytes)?;
+    let written = write_atomically(&args.output, |file| {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        if gzip {
+            imported.bundle.write_json_gz(&mut out)?;
+        } else {
+            imported.bundle.write_json(&mut out)?;
+        }
+        out.flush()
+    })?;
     bar.finish_and_clear();
 
     if !args.quiet {
@@ -102,7 +106,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         eprintln!(
             "wrote {} ({} bytes, content hash {}): {} corpora, {} questions, {} result rows, {} models, {} cells, {} failure labels, {} FM labels, {} rankings, {} gate rows, universe of {} tables",
             args.output.display(),
-            bytes.len(),
+            written,
             &imported.bundle.content_hash[..12],
             s.corpora,
             s.questions,
@@ -143,14 +147,23 @@ fn split_pair<'a>(spec: &'a str, flag: &str, shape: &str) -> Result<(&'a str, &'
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder, then renames.
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+/// Writes `path` through a temporary file in the same folder, then renames; returns the
+/// size written.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&std::fs::File) -> std::io::Result<()>,
+) -> Result<u64> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).with_context(|| format!("writing {}", tmp.display()))?;
+    let file =
+        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    write(&file).with_context(|| format!("writing {}", tmp.display()))?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    drop(file);
     std::fs::rename(&tmp, path)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+    Ok(size)
 }
 
 /// A byte-counting spinner on stderr; hidden when stderr is not a terminal or `quiet`.

@@ -60,6 +60,18 @@ impl Bundle {
         serde_json::to_vec(self).unwrap_or_default()
     }
 
+    /// Streams the bundle as compact JSON into `writer` (same bytes as [`Bundle::to_json_vec`]).
+    pub fn write_json<W: Write>(&self, writer: W) -> std::io::Result<()> {
+        serde_json::to_writer(writer, self).map_err(std::io::Error::other)
+    }
+
+    /// Streams the bundle as gzip-compressed compact JSON into `writer`.
+    pub fn write_json_gz<W: Write>(&self, writer: W) -> std::io::Result<()> {
+        let mut encoder = flate2::write::GzEncoder::new(writer, flate2::Compression::default());
+        self.write_json(&mut encoder)?;
+        encoder.finish()?.flush()
+    }
+
     /// Serialises the bundle as gzip-compressed compact JSON (default compression level).
     pub fn to_json_gz_vec(&self) -> Vec<u8> {
         let json = self.to_json_vec();
@@ -121,7 +133,18 @@ impl Write for HashWriter<'_> {
 }
 
 fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, BundleError> {
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(6));
+    // The gzip trailer's ISIZE is the uncompressed size mod 2^32 (exact for one member under
+    // 4 GiB): reserving it avoids the doubling reallocations of `read_to_end`, which would
+    // otherwise briefly hold up to twice the JSON. Capped so a forged trailer cannot reserve
+    // more than 1,032:1 (deflate's maximum ratio) of the input.
+    let isize_hint = bytes
+        .len()
+        .checked_sub(4)
+        .and_then(|at| bytes.get(at..))
+        .and_then(|t| <[u8; 4]>::try_from(t).ok())
+        .map_or(0, |t| u32::from_le_bytes(t) as usize);
+    let cap = isize_hint.min(bytes.len().saturating_mul(1032));
+    let mut out = Vec::with_capacity(cap);
     flate2::read::MultiGzDecoder::new(bytes)
         .read_to_end(&mut out)
         .map_err(|e| BundleError::Gzip(e.to_string()))?;
