@@ -73,7 +73,13 @@ pub struct RetrievalCurves {
 /// Computes macro-mean curves for `k = 1..=k_max` over `rows`.
 ///
 /// With no rows every mean is `0.0` and `n_questions` is 0 (the dashboard shows "no data").
-/// Example: one row with positions `[0, 2]`, `|G| = 2`, `k_max = 3` → recall `[0.5, 0.5, 1]`.
+/// ```
+/// use runlens_core::metrics::curves::{QuestionRanking, retrieval_curves};
+/// let row = QuestionRanking { positions: vec![0, 2], n_gold: 2 };
+/// let curves = retrieval_curves(&[row], 3);
+/// assert_eq!(curves.recall, vec![0.5, 0.5, 1.0]);
+/// assert_eq!(curves.all_required, vec![0.0, 0.0, 1.0]);
+/// ```
 pub fn retrieval_curves(rows: &[QuestionRanking], k_max: usize) -> RetrievalCurves {
     let n = rows.len();
     let ks: Vec<usize> = (1..=k_max).collect();

@@ -26,6 +26,13 @@ pub struct PairedTest {
 /// undefined; `SE_d = 0` → z undefined, p = 1 if `mean(d) = 0` else 0.
 /// ## Example
 /// README vector: top `{1×8}`, glm `{1×6, 0.5, 0}` → `z ≈ 1.43`, `p ≈ 0.154`.
+/// ```
+/// use runlens_core::metrics::paired::paired_z_test;
+/// let top = [Some(1.0); 8];
+/// let glm = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 0.0].map(Some);
+/// let t = paired_z_test(&top, &glm);
+/// assert!((t.z.unwrap() - 1.43).abs() < 0.005 && (t.p.unwrap() - 0.154).abs() < 0.0005);
+/// ```
 pub fn paired_z_test(top: &[Option<f64>], other: &[Option<f64>]) -> PairedTest {
     let d: Vec<f64> = top
         .iter()

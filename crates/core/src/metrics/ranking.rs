@@ -106,6 +106,13 @@ pub fn ideal_dcg(n_gold: usize, k: usize) -> f64 {
 /// `nDCG@k = DCG / IDCG`, and `0.0` when `IDCG = 0` (empty `G` or `k = 0`).
 /// ## Example
 /// ranked `[u, d, s]`, `G = {u, s}`: `nDCG@3 = (1 + 1/log2 4) / (1 + 1/log2 3) ≈ 0.919721`.
+/// ```
+/// use std::collections::HashSet;
+/// use runlens_core::metrics::ranking::ndcg_at_k;
+/// let gold: HashSet<&str> = ["u", "s"].into_iter().collect();
+/// let ndcg = ndcg_at_k(&["u", "d", "s"], &gold, 3);
+/// assert!((ndcg - 1.5 / (1.0 + 1.0 / 3f64.log2())).abs() < 1e-12);
+/// ```
 pub fn ndcg_at_k<S, T, H>(ranked: &[S], gold: &HashSet<T, H>, k: usize) -> f64
 where
     S: AsRef<str>,
@@ -132,6 +139,13 @@ pub fn ndcg_from_positions(positions: &[usize], n_gold: usize, k: usize) -> f64 
 /// recall@k = `|set(ranked[:k]) ∩ G| / |G|`, `0.0` when `G` is empty.
 ///
 /// Example: ranked `[u, d, s]`, `G = {u, s}`: recall@1 = 1/2, recall@3 = 2/2.
+/// ```
+/// use std::collections::HashSet;
+/// use runlens_core::metrics::ranking::recall_at_k;
+/// let gold: HashSet<&str> = ["u", "s"].into_iter().collect();
+/// assert_eq!(recall_at_k(&["u", "d", "s"], &gold, 1), 0.5);
+/// assert_eq!(recall_at_k(&["u", "d", "s"], &gold, 3), 1.0);
+/// ```
 pub fn recall_at_k<S, T, H>(ranked: &[S], gold: &HashSet<T, H>, k: usize) -> f64
 where
     S: AsRef<str>,
