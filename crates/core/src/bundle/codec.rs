@@ -1,6 +1,6 @@
 //! Bundle encoding: JSON or gzip-compressed JSON in, canonical JSON out, content hash.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -45,11 +45,11 @@ const UTF8_BOM: [u8; 3] = [0xef, 0xbb, 0xbf];
 impl Bundle {
     /// Parses a bundle from JSON or gzip-compressed JSON (detected by the magic bytes
     /// `1f 8b`). A leading UTF-8 BOM is ignored. Does not verify the content hash (see
-    /// [`Bundle::verify_content_hash`]).
+    /// [`Bundle::verify_content_hash`]). Gzip input is decoded as a stream, so the
+    /// decompressed JSON is never held in memory whole.
     pub fn from_slice(bytes: &[u8]) -> Result<Bundle, BundleError> {
         if bytes.starts_with(&GZIP_MAGIC) {
-            let json = gunzip(bytes)?;
-            return parse_json(&json);
+            return parse_gzip(bytes);
         }
         parse_json(bytes)
     }
@@ -149,6 +149,27 @@ fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, BundleError> {
         .read_to_end(&mut out)
         .map_err(|e| BundleError::Gzip(e.to_string()))?;
     Ok(out)
+}
+
+/// Streams gzip-compressed JSON into a bundle. On a JSON error, the (rare) slow path
+/// decompresses the whole document to report the format tag or the exact position.
+fn parse_gzip(bytes: &[u8]) -> Result<Bundle, BundleError> {
+    let mut reader = BufReader::with_capacity(1 << 16, flate2::read::MultiGzDecoder::new(bytes));
+    let starts_with_bom = reader
+        .fill_buf()
+        .map_err(|e| BundleError::Gzip(e.to_string()))?
+        .starts_with(&UTF8_BOM);
+    if starts_with_bom {
+        reader.consume(UTF8_BOM.len());
+    }
+    match serde_json::from_reader::<_, Bundle>(&mut reader) {
+        Ok(bundle) if bundle.format == FORMAT => Ok(bundle),
+        Ok(bundle) => Err(BundleError::UnsupportedFormat {
+            found: bundle.format,
+        }),
+        Err(err) if err.is_io() => Err(BundleError::Gzip(err.to_string())),
+        Err(_) => parse_json(&gunzip(bytes)?),
+    }
 }
 
 fn parse_json(bytes: &[u8]) -> Result<Bundle, BundleError> {
