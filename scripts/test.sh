@@ -22,8 +22,8 @@ done
 
 step "clippy, native crates"
 cargo clippy --workspace --exclude runlens-web --all-targets --locked -- -D warnings
-step "clippy, wasm32 (app, core, charts)"
-cargo clippy -p runlens-web -p runlens-core -p runlens-charts "${WASM[@]}" --all-targets --locked -- -D warnings
+step "clippy, wasm32 (app, core, charts; benches are native-only)"
+cargo clippy -p runlens-web -p runlens-core -p runlens-charts "${WASM[@]}" --lib --bins --tests --locked -- -D warnings
 
 step "runlens-core stays pure (no web, async or drawing dependency)"
 scripts/check-core-purity.sh

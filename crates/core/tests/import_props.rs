@@ -1,6 +1,8 @@
 //! Property tests: the importer and the bundle reader return errors, never panic, on
 //! arbitrary bytes and on mutations of a valid harness file.
 
+#![cfg(not(target_arch = "wasm32"))] // proptest needs std features the wasm32 runner lacks
+
 use proptest::prelude::*;
 use runlens_core::bundle::Bundle;
 use runlens_core::import::{ImportOptions, InputFile, import_files};

@@ -177,6 +177,8 @@ pub fn curves_by_gold_count(
 }
 
 #[cfg(test)]
+// Expected values are written as arithmetic (e.g. `2.0 / 2.0` = 2 of 2 gold tables).
+#[allow(clippy::eq_op)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
