@@ -20,7 +20,7 @@ pub struct UpstreamReply {
     pub status: StatusCode,
     /// Upstream body bytes.
     pub body: Bytes,
-    /// The headers of [`PASSED_HEADERS`] that were present.
+    /// The passed-through headers that were present (`x-typesafe-request-id`, `retry-after`, `retry-after-ms`).
     pub headers: Vec<(HeaderName, HeaderValue)>,
     /// Attempts made (1 or 2).
     pub attempts: u32,
