@@ -176,3 +176,54 @@ impl UpstreamConfig {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn requested_models_outside_the_allow_list_fall_back_to_the_default() {
+        let vars = env(&[
+            ("TYPESAFE_API_KEY", "sk-x"),
+            ("TYPESAFE_DEFAULT_MODEL", "jev-latest"),
+            ("TYPESAFE_ALLOWED_MODELS", "jev-latest, jev-1.13.0 ,"),
+            ("TYPESAFE_BASE_URL", "http://127.0.0.1:9/"),
+        ]);
+        let config = UpstreamConfig::from_env(vars).unwrap().unwrap();
+        assert_eq!(config.base_url, "http://127.0.0.1:9"); // trailing slash dropped
+        assert_eq!(config.allowed_models, ["jev-latest", "jev-1.13.0"]);
+        assert_eq!(config.pick_model(Some("jev-1.13.0")), "jev-1.13.0");
+        assert_eq!(config.pick_model(Some("jev-9")), "jev-latest");
+        assert_eq!(config.pick_model(None), "jev-latest");
+    }
+
+    #[test]
+    fn malformed_settings_are_errors_that_do_not_show_the_key() {
+        let bad_key =
+            UpstreamConfig::from_env(env(&[("TYPESAFE_API_KEY", "sk secret")])).unwrap_err();
+        assert!(bad_key.starts_with("TYPESAFE_API_KEY:") && !bad_key.contains("secret"));
+        let bad_url = env(&[
+            ("TYPESAFE_API_KEY", "sk-x"),
+            ("TYPESAFE_BASE_URL", "ftp://host"),
+        ]);
+        assert!(
+            UpstreamConfig::from_env(bad_url)
+                .unwrap_err()
+                .starts_with("TYPESAFE_BASE_URL:")
+        );
+        assert!(
+            UpstreamConfig::from_env(env(&[("TYPESAFE_API_KEY", "  ")]))
+                .unwrap()
+                .is_none()
+        );
+    }
+}
