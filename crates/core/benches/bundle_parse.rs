@@ -201,26 +201,30 @@ fn main() {
     black_box(bundle.to_json_vec());
     println!("serialise: {:.1} MB/s", mb / t.elapsed().as_secs_f64());
 
-    let path =
-        std::env::temp_dir().join(format!("runlens-bundle-bench-{}.json", std::process::id()));
-    std::fs::write(&path, &json).expect("write bench file");
     let exe = std::env::current_exe().expect("own path");
-    let out = Command::new(exe)
-        .arg("--measure-memory")
-        .arg(&path)
-        .output()
-        .expect("child runs");
-    let _ = std::fs::remove_file(&path);
-    let text = String::from_utf8_lossy(&out.stdout);
-    let nums: Vec<f64> = text
-        .split_whitespace()
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    if let [baseline, peak] = nums[..] {
-        let used_mb = (peak - baseline) * 1024.0 / 1e6;
-        println!(
-            "peak memory of read + parse: {used_mb:.1} MB = {:.2}x the JSON size",
-            used_mb / mb
-        );
+    for (label, bytes) in [("JSON", &json), ("gzip", &gz)] {
+        let path = std::env::temp_dir().join(format!(
+            "runlens-bundle-bench-{}.{label}",
+            std::process::id()
+        ));
+        std::fs::write(&path, bytes).expect("write bench file");
+        let out = Command::new(&exe)
+            .arg("--measure-memory")
+            .arg(&path)
+            .output()
+            .expect("child runs");
+        let _ = std::fs::remove_file(&path);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let nums: Vec<f64> = text
+            .split_whitespace()
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        if let [baseline, peak] = nums[..] {
+            let used_mb = (peak - baseline) * 1024.0 / 1e6;
+            println!(
+                "peak memory of read + parse ({label} file): {used_mb:.1} MB = {:.2}x the JSON size",
+                used_mb / mb
+            );
+        }
     }
 }
