@@ -100,13 +100,13 @@ fn explore(cat: &Catalog, q: &Question, t: &mut Traj, rng: &mut ChaCha8Rng, n: u
         .map(|p| p.date.to_string())
         .unwrap_or_else(|| "day".into());
     for i in 0..n {
-        match (i + rng.random_range(0..6)) % 6 {
+        match (i + rng.random_range(0..10)) % 10 {
             0 => push(
                 t,
                 sql::describe_statement(cat, q),
                 results::describe_result(cat, q, None),
             ),
-            1 | 3 => push(
+            1 | 3 | 5 | 7 => push(
                 t,
                 format!(
                     "SELECT min({date}) AS first_date, max({date}) AS last_date FROM {}",
@@ -117,7 +117,7 @@ fn explore(cat: &Catalog, q: &Question, t: &mut Traj, rng: &mut ChaCha8Rng, n: u
                     names::SNAPSHOT
                 ),
             ),
-            2 | 4 if q.dim.is_some() => {
+            2 | 4 | 6 | 8 if q.dim.is_some() => {
                 let d = &cat.tables[q.dim.unwrap_or(q.fact)];
                 let attr = sql::dim_parts(d).map(|p| p.2).unwrap_or("segment");
                 push(
@@ -159,6 +159,7 @@ fn trajectory(
     q: &Question,
     plan: &CellPlan,
     model: &Model,
+    explore_scale: f64,
     rng: &mut ChaCha8Rng,
 ) -> Traj {
     let mut t = Traj {
@@ -168,7 +169,7 @@ fn trajectory(
         error: None,
         turns_floor: 0,
     };
-    let mean = 1.6 + (1.0 - model.strength) * 6.0 + q.hardness * 3.0;
+    let mean = (1.6 + (1.0 - model.strength) * 6.0 + q.hardness * 3.0) * explore_scale;
     let n_explore = ((-rng.random_range(0.0001..1.0f64).ln() * mean) as usize).min(40);
     explore(cat, q, &mut t, rng, n_explore);
     let lookup = |t: &mut Traj, wrong: bool| {
@@ -319,13 +320,15 @@ fn trajectory(
     t
 }
 
-/// Builds one cell, or `None` for a planned null/missing cell.
+/// Builds one cell, or `None` for a planned null/missing cell. `explore_scale` scales the
+/// number of exploratory statements (1.0 for `article`, smaller for `large`).
 pub fn build(
     cat: &Catalog,
     m: &Matchers,
     q: &Question,
     model: &Model,
     plan: &CellPlan,
+    explore_scale: f64,
     rng: &mut ChaCha8Rng,
 ) -> (Option<Cell>, Option<CellInfo>) {
     if matches!(plan.special, Special::Null | Special::Missing) {
@@ -369,7 +372,7 @@ pub fn build(
         };
         return (Some(cell), Some(info));
     }
-    let mut t = trajectory(cat, q, plan, model, rng);
+    let mut t = trajectory(cat, q, plan, model, explore_scale, rng);
     let n = t.sqls.len() as u32;
     let batched = if n >= 3 {
         rng.random_range(0..=n / 3)
@@ -425,7 +428,15 @@ pub fn build(
             reasoning: "max turns (60) reached with no final answer".into(),
         }
     } else {
-        judge::panel_score(rng, &model.key, plan.outcome, usable_res, equivalent, old)
+        judge::panel_score(
+            rng,
+            &model.key,
+            plan.outcome,
+            usable_res,
+            equivalent,
+            old,
+            explore_scale < 1.0,
+        )
     };
     let outcome = match &score {
         Score::Panel { outcome, .. } | Score::Short { outcome, .. } => match *outcome {

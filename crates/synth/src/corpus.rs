@@ -151,7 +151,7 @@ fn question_text(cat: &Catalog, q: &Question, rng: &mut ChaCha8Rng) -> String {
 fn gold_run(cat: &Catalog, q: &mut Question, rng: &mut ChaCha8Rng) {
     let mut sqls = Vec::new();
     let mut res = Vec::new();
-    if q.shape != Shape::WorkedMrr && rng.random_bool(0.3) {
+    if q.shape != Shape::WorkedMrr && rng.random_bool(0.15) {
         let hostile = if rng.random_bool(0.04) {
             Some(names::hostile(rng))
         } else {

@@ -33,6 +33,13 @@ pub struct GateTargets {
     pub regressed_chain: usize,
     /// Mean turn change for fired cells that are not over-exploring (+0.06 dev, +0.17 board).
     pub tax: f64,
+    /// Fired cells per model: `(min, max)`; the article's published spread is 8 to 61.
+    pub per_model: (usize, usize),
+    /// Drop `per_turn` from the usage blocks (keeps `large` modest).
+    pub strip_per_turn: bool,
+    /// `--population missed-gold` (the harness default) instead of `all`: usable cells that
+    /// did not pass and whose statements missed a gold table.
+    pub missed_gold_only: bool,
 }
 
 /// One gate row (either a full row or an error row).
@@ -130,6 +137,9 @@ pub fn rows(
                 .filter(|g| !info.tables_read.contains(g))
                 .cloned()
                 .collect();
+            if t.missed_gold_only && (info.outcome == Outcome::Pass || missed.is_empty()) {
+                continue;
+            }
             let covered = missed
                 .iter()
                 .filter(|m| top5.contains(m))
@@ -253,10 +263,10 @@ pub fn rows(
             recorded_baseline: Some(recorded),
             gated_turns,
             gated_latency,
-            gated_usage,
+            gated_usage: gated_usage.map(|u| strip(u, t.strip_per_turn)),
             baseline_turns: b.turns,
             baseline_latency: b.latency,
-            baseline_usage: b.usage.clone(),
+            baseline_usage: b.usage.clone().map(|u| strip(u, t.strip_per_turn)),
         })));
     }
     if let Some(eq) = error_question {
@@ -292,7 +302,7 @@ fn choose_fired(
         .zip(&per_model)
         .map(|(w, &n)| {
             ((total as f64 * w / wsum).round() as usize)
-                .clamp(8, 61)
+                .clamp(t.per_model.0, t.per_model.1)
                 .min(n)
         })
         .collect();
@@ -301,9 +311,9 @@ fn choose_fired(
         guard += 1;
         let mi = guard % models.len();
         let sum: usize = quota.iter().sum();
-        if sum < total && quota[mi] < 61.min(per_model[mi]) {
+        if sum < total && quota[mi] < t.per_model.1.min(per_model[mi]) {
             quota[mi] += 1;
-        } else if sum > total && quota[mi] > 8 {
+        } else if sum > total && quota[mi] > t.per_model.0 {
             quota[mi] -= 1;
         }
     }
@@ -335,4 +345,12 @@ fn choose_fired(
         }
     }
     fired
+}
+
+fn strip(mut u: Usage, strip: bool) -> Usage {
+    if strip {
+        u.per_turn = None;
+        u.calls_missing_usage = None;
+    }
+    u
 }

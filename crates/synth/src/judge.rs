@@ -61,7 +61,15 @@ fn verdict(o: &str) -> &'static str {
     }
 }
 
-fn reason(rng: &mut ChaCha8Rng, o: &str) -> String {
+fn reason(rng: &mut ChaCha8Rng, o: &str, terse: bool) -> String {
+    if terse {
+        return match o {
+            "pass" => "Same value.",
+            "fail" => "Different value.",
+            _ => "Unclear.",
+        }
+        .to_string();
+    }
     let pass = [
         "Both conclusions report the same figure for the asked period and entity.",
         "The candidate's result matches the reference rows within tolerance.",
@@ -91,7 +99,8 @@ fn reason(rng: &mut ChaCha8Rng, o: &str) -> String {
 }
 
 /// Builds a panel score for `outcome`. `usable` = the candidate has a usable result;
-/// `equivalent` = some candidate result equals a gold result; `old` drops vote outcomes.
+/// `equivalent` = some candidate result equals a gold result; `old` drops vote outcomes;
+/// `terse` uses two-word reasons (keeps the `large` preset modest).
 pub fn panel_score(
     rng: &mut ChaCha8Rng,
     candidate: &str,
@@ -99,6 +108,7 @@ pub fn panel_score(
     usable: bool,
     equivalent: bool,
     old: bool,
+    terse: bool,
 ) -> Score {
     let panel: Vec<String> = models::panel(candidate)
         .into_iter()
@@ -154,7 +164,7 @@ pub fn panel_score(
             Vote {
                 outcome: (!old).then_some(o),
                 verdict: verdict(o),
-                reasoning: reason(rng, o),
+                reasoning: reason(rng, o, terse),
                 judge: judge.clone(),
                 data_equiv: Some(if equivalent { "EQUIVALENT" } else { "NOT EQUIVALENT" }),
             }

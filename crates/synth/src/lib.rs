@@ -48,7 +48,7 @@ pub use write::generate;
 pub enum Preset {
     /// The published study's shape: 18 tables, 136 dev + 201 board questions, 20 models.
     Article,
-    /// Scale test: 710 tables, 2,000 dev + 3,000 board questions, 40 models (200,000 cells).
+    /// Scale test: 710 tables, 1,000 dev + 4,000 board questions, 40 models (200,000 cells).
     Large,
 }
 

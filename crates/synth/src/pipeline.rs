@@ -44,6 +44,8 @@ pub struct BuildSpec {
     pub exact_labelled: bool,
     /// Seed for this corpus.
     pub seed: u64,
+    /// Scale of exploratory statements per cell (1.0 article; smaller keeps `large` modest).
+    pub explore_scale: f64,
 }
 
 #[derive(Serialize)]
@@ -108,7 +110,7 @@ pub fn build(
         let mut built: Vec<(usize, Option<Cell>)> = Vec::with_capacity(models.len());
         for (mi, model) in models.iter().enumerate() {
             let p = &plans[qi][mi];
-            let (cell, info) = cells::build(cat, m, q, model, p, &mut c_rng);
+            let (cell, info) = cells::build(cat, m, q, model, p, spec.explore_scale, &mut c_rng);
             if LABELLED.contains(&model.key.as_str())
                 && let Some(c) = &cell
             {

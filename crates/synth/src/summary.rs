@@ -83,7 +83,16 @@ impl Summary {
             s,
             "- Each results.jsonl holds one duplicated question row; the later row is the complete one and replaces the earlier.\n"
         );
-        let _ = writeln!(s, "## Figures matched exactly (by construction)\n");
+        if self.preset == "article" {
+            let _ = writeln!(s, "## Figures matched exactly (by construction)\n");
+        } else {
+            let _ = writeln!(
+                s,
+                "## Scale test\n\nThese counts follow the article's proportions at a larger scale; they are not\n\
+                 published figures. The gate file uses `--population missed-gold` (the harness default)\n\
+                 and its usage blocks carry no `per_turn`, to keep the files modest.\n"
+            );
+        }
         let _ = writeln!(
             s,
             "- Labelled failures: {} of {} dev attempts (4 models).",

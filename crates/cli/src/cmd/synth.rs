@@ -31,8 +31,14 @@ fn parse_preset(s: &str) -> Result<Preset, String> {
 /// Runs `runlens synth`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
-    let summary = runlens_synth::generate(args.preset, args.seed, &args.out)
-        .with_context(|| format!("generating preset `{}` into {}", args.preset.name(), args.out.display()))?;
+    let summary =
+        runlens_synth::generate(args.preset, args.seed, &args.out).with_context(|| {
+            format!(
+                "generating preset `{}` into {}",
+                args.preset.name(),
+                args.out.display()
+            )
+        })?;
     let bytes: u64 = summary.files.iter().map(|f| f.1).sum();
     println!(
         "wrote {} files ({:.1} MB) to {} in {:.2} s",
@@ -43,8 +49,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     println!(
         "preset {} seed {}: {} tables, {} dev + {} leaderboard questions, {} models",
-        summary.preset, summary.seed, summary.tables, summary.dev_questions, summary.board_questions, summary.models
+        summary.preset,
+        summary.seed,
+        summary.tables,
+        summary.dev_questions,
+        summary.board_questions,
+        summary.models
     );
-    println!("labelled failures: {} of {} attempts", summary.labelled_failures, summary.labelled_attempts);
+    println!(
+        "labelled failures: {} of {} attempts",
+        summary.labelled_failures, summary.labelled_attempts
+    );
     Ok(ExitCode::SUCCESS)
 }
