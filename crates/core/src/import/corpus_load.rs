@@ -68,15 +68,20 @@ pub(crate) fn convert<T>(
         &mut Vec<Warning>,
     ) -> Result<T, ImportError>,
 ) -> Result<Vec<(usize, T)>, ImportError> {
-    let lines = jsonl::parse_lines(&file.path, &file.bytes, warnings)?;
-    let mut out = Vec::with_capacity(lines.len());
-    for line in lines {
-        let loc = Loc {
-            file: &file.path,
-            line: Some(line.number),
-        };
-        out.push((line.number, f(line.object, loc, warnings)?));
-    }
+    let mut out = Vec::new();
+    jsonl::for_each_line(
+        &file.path,
+        &file.bytes,
+        warnings,
+        |number, object, warnings| {
+            let loc = Loc {
+                file: &file.path,
+                line: Some(number),
+            };
+            out.push((number, f(object, loc, warnings)?));
+            Ok(())
+        },
+    )?;
     Ok(out)
 }
 

@@ -12,20 +12,14 @@ use crate::bundle::Warning;
 
 const UTF8_BOM: &[u8] = &[0xef, 0xbb, 0xbf];
 
-/// One parsed line.
-pub(crate) struct Line {
-    /// 1-based line number.
-    pub number: usize,
-    /// The line's JSON object.
-    pub object: Map<String, Value>,
-}
-
-/// Parses every non-blank line of `bytes` as a JSON object.
-pub(crate) fn parse_lines(
+/// Parses every non-blank line of `bytes` as a JSON object and hands it to `each` with its
+/// 1-based line number, one line at a time (a whole file is never held as JSON values).
+pub(crate) fn for_each_line(
     file: &str,
     bytes: &[u8],
     warnings: &mut Vec<Warning>,
-) -> Result<Vec<Line>, ImportError> {
+    mut each: impl FnMut(usize, Map<String, Value>, &mut Vec<Warning>) -> Result<(), ImportError>,
+) -> Result<(), ImportError> {
     let bytes = strip_bom(file, bytes, warnings);
     if bytes.is_empty() {
         warnings.push(Warning {
@@ -35,7 +29,6 @@ pub(crate) fn parse_lines(
             message: "the file is empty; it contributes no rows".to_owned(),
         });
     }
-    let mut lines = Vec::new();
     for (index, raw) in bytes.split(|b| *b == b'\n').enumerate() {
         let number = index + 1;
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
@@ -43,9 +36,9 @@ pub(crate) fn parse_lines(
             continue;
         }
         let object = parse_object(file, Some(number), raw)?;
-        lines.push(Line { number, object });
+        each(number, object, warnings)?;
     }
-    Ok(lines)
+    Ok(())
 }
 
 /// Parses a whole-file JSON document that must be an object (e.g. `board_manifest.json`).
