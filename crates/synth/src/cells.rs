@@ -1,7 +1,7 @@
 //! Candidate cells: a trajectory (statements, results, answer), its score and usage.
 
 use rand::Rng;
-use rand::seq::IndexedRandom;
+use rand::seq::{IndexedRandom, SliceRandom};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
@@ -99,14 +99,19 @@ fn explore(cat: &Catalog, q: &Question, t: &mut Traj, rng: &mut ChaCha8Rng, n: u
     let date = sql::fact_parts(fact, q.metric)
         .map(|p| p.date.to_string())
         .unwrap_or_else(|| "day".into());
+    // Same statement, same result: values derive from the question seed or the table index.
+    let stable = |salt: u64| {
+        q.value_seed
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(salt as u32 % 64)
+    };
+    let start = rng.random_range(0..3usize);
+    let mut tables: Vec<usize> = (0..cat.tables.len()).filter(|&o| o != q.fact).collect();
+    tables.shuffle(rng);
+    let mut others = tables.into_iter();
     for i in 0..n {
-        match (i + rng.random_range(0..10)) % 10 {
-            0 => push(
-                t,
-                sql::describe_statement(cat, q),
-                results::describe_result(cat, q, None),
-            ),
-            1 | 3 | 5 | 7 => push(
+        match (start + i, q.dim) {
+            (0, _) => push(
                 t,
                 format!(
                     "SELECT min({date}) AS first_date, max({date}) AS last_date FROM {}",
@@ -117,8 +122,8 @@ fn explore(cat: &Catalog, q: &Question, t: &mut Traj, rng: &mut ChaCha8Rng, n: u
                     names::SNAPSHOT
                 ),
             ),
-            2 | 4 | 6 | 8 if q.dim.is_some() => {
-                let d = &cat.tables[q.dim.unwrap_or(q.fact)];
+            (1, Some(d)) => {
+                let d = &cat.tables[d];
                 let attr = sql::dim_parts(d).map(|p| p.2).unwrap_or("segment");
                 push(
                     t,
@@ -128,20 +133,28 @@ fn explore(cat: &Catalog, q: &Question, t: &mut Traj, rng: &mut ChaCha8Rng, n: u
                     ),
                     format!(
                         "{{\"{attr}\":\"enterprise\",\"n\":\"{}\"}}\n{{\"{attr}\":\"growth\",\"n\":\"{}\"}}",
-                        rng.random_range(40..400),
-                        rng.random_range(10..40)
+                        40 + stable(1) % 360,
+                        10 + stable(2) % 30
                     ),
                 );
             }
+            (2, _) => push(
+                t,
+                sql::describe_statement(cat, q),
+                results::describe_result(cat, q, None),
+            ),
             _ => {
-                let o = other_fact(cat, q, rng);
+                let Some(o) = others.next() else { break };
                 push(
                     t,
                     format!(
                         "SELECT count() AS row_count FROM {}",
                         cat.tables[o].qualified()
                     ),
-                    format!("{{\"row_count\":\"{}\"}}", rng.random_range(500..400_000)),
+                    format!(
+                        "{{\"row_count\":\"{}\"}}",
+                        500 + (o as u64 * 7919 + 13) % 400_000
+                    ),
                 );
             }
         }

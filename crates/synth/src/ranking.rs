@@ -82,7 +82,11 @@ fn plan_positions(
     let n = questions.len();
     let mut pos: Vec<Vec<usize>> = questions
         .iter()
-        .map(|q| (0..q.gold.len().min(universe)).collect())
+        .map(|q| match q.shape {
+            // Published worked example: one gold table on top, the monthly MRR table at rank 5.
+            Shape::WorkedMrr if q.gold.len() == 2 => vec![0, 4],
+            _ => (0..q.gold.len().min(universe)).collect(),
+        })
         .collect();
     let mut order: Vec<usize> = (0..n).collect();
     order.shuffle(rng);
@@ -222,28 +226,36 @@ fn layout(
     // Scores: strictly decreasing through the interesting head, ties at the floor in
     // alphabetical order (the harness's stable sort keeps universe order for ties).
     let head = pos.iter().copied().max().unwrap_or(0) + 3;
+    let mut raw: Vec<f64> = ranked
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let gold = q.gold.contains(name);
+            if q.shape == Shape::WorkedMrr {
+                match i {
+                    0..4 => rng.random_range(0.55..0.99),
+                    4 => 0.27,
+                    _ => rng.random_range(0.002..0.05),
+                }
+            } else if i >= head {
+                rng.random_range(0.001..0.03)
+            } else if gold && i < 5 {
+                rng.random_range(0.62..0.995)
+            } else if gold {
+                rng.random_range(0.08..0.45)
+            } else if i < 5 {
+                rng.random_range(0.3..0.9)
+            } else {
+                rng.random_range(0.01..0.2)
+            }
+        })
+        .collect();
+    // The ranking is a sort by P: hand out the drawn values in descending order.
+    raw.sort_by(|a, b| b.total_cmp(a));
     let mut scores = Vec::with_capacity(u);
     let mut prev = 1.0_f64;
-    for (i, name) in ranked.iter().enumerate() {
-        let gold = q.gold.contains(name);
-        let raw: f64 = if q.shape == Shape::WorkedMrr {
-            match i {
-                0..4 => rng.random_range(0.55..0.99),
-                4 => 0.27,
-                _ => rng.random_range(0.002..0.05),
-            }
-        } else if i >= head {
-            rng.random_range(0.001..0.03)
-        } else if gold && i < 5 {
-            rng.random_range(0.62..0.995)
-        } else if gold {
-            rng.random_range(0.08..0.45)
-        } else if i < 5 {
-            rng.random_range(0.3..0.9)
-        } else {
-            rng.random_range(0.01..0.2)
-        };
-        let v = ((raw.min(prev - 0.0001) * 10_000.0).round() / 10_000.0).max(0.001);
+    for r in raw {
+        let v = ((r.min(prev - 0.0001) * 10_000.0).round() / 10_000.0).max(0.001);
         scores.push(v);
         prev = v;
     }

@@ -195,3 +195,34 @@ fn gate_counts_match_the_published_figures() {
     assert_eq!((rec, reg, rec_chain, reg_chain), (121, 109, 34, 19));
     assert!((100.0 * over as f64 / fired as f64 - 22.0).abs() <= 2.0);
 }
+
+#[test]
+fn published_worked_examples_are_present() {
+    let f = article();
+    // Ranking: four tables above 0.5, the monthly MRR gold table at 0.27 just outside.
+    let worked = out(f, "schema_retrieval.jsonl")
+        .into_iter()
+        .find(|r| r["scores"]["marts.mrr_monthly"].as_f64() == Some(0.27))
+        .expect("MRR-by-territory question");
+    let ranked = strings(&worked["ranked"]);
+    let above: Vec<&String> = ranked
+        .iter()
+        .filter(|t| worked["scores"][t.as_str()].as_f64().unwrap_or(0.0) >= 0.5)
+        .collect();
+    assert_eq!(above.len(), 4);
+    assert_eq!(
+        strings(&worked["gold"]),
+        vec!["crm.dim_territory", "marts.mrr_monthly"]
+    );
+    assert!(above.iter().any(|t| *t == "crm.dim_territory"));
+    // Label: GPT-4.1 split "White, Leonard and Kelly" — wrong_identifier 0.94, rule none,
+    // hint 0.78, correct_despite_fail 0.20.
+    let label = out(f, "failure_labels.jsonl")
+        .into_iter()
+        .find(|l| l["model"] == "gpt-4.1" && l["sub_mode_confidence"].as_f64() == Some(0.94))
+        .expect("worked label");
+    assert_eq!(label["sub_mode"], "wrong_identifier");
+    assert_eq!(label["prevented_by_rule"], "none");
+    assert_eq!(label["schema_hint_would_help"].as_f64(), Some(0.78));
+    assert_eq!(label["correct_despite_fail"].as_f64(), Some(0.2));
+}
