@@ -203,7 +203,8 @@ fn trajectory(
                     main_with(cat, q, &mut t, Variant::AltDim(a));
                 }
                 None => {
-                    if q.shape.has_entity() {
+                    // Compact runs (large preset) often filter by name in the join directly.
+                    if q.shape.has_entity() && (explore_scale >= 1.0 || rng.random_bool(0.3)) {
                         lookup(&mut t, false);
                     }
                     main_with(cat, q, &mut t, Variant::Gold);
@@ -315,7 +316,10 @@ fn trajectory(
                 SubMode::WrongTimeWindow | SubMode::AmbiguousQuestion => Variant::ShortWindow,
                 _ => Variant::NoFilter,
             };
-            if q.shape.has_entity() && !matches!(v, Variant::NoLookup) && rng.random_bool(0.5) {
+            if q.shape.has_entity()
+                && !matches!(v, Variant::NoLookup)
+                && rng.random_bool(if explore_scale >= 1.0 { 0.5 } else { 0.2 })
+            {
                 lookup(&mut t, false);
             }
             let r = main_with(cat, q, &mut t, v);
