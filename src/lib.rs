@@ -8,6 +8,7 @@ pub mod api;
 pub mod app;
 pub mod components;
 pub mod data;
+pub mod gunzip;
 pub mod pages;
 pub mod panic;
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow};
+use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow, Warning};
 use runlens_web::data::{LoadError, decode_bundle};
 use runlens_web::pages::Overview;
 use wasm_bindgen::JsCast;
@@ -56,6 +56,12 @@ fn bundle() -> Bundle {
         synthetic: true,
         universe: universe.iter().map(|s| s.to_string()).collect(),
         corpora: vec![corpus],
+        warnings: vec![Warning {
+            file: "out/failure_labels.jsonl".into(),
+            line: Some(7),
+            kind: "label_for_unknown_cell".into(),
+            message: "label for <img src=x onerror=alert(1)> which has no cell".into(),
+        }],
         ..Default::default()
     };
     Bundle::new(Provenance::default(), body)

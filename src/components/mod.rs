@@ -2,8 +2,10 @@
 
 pub mod chart_canvas;
 pub mod error_panel;
+pub mod import_warnings;
 pub mod metric;
 
 pub use chart_canvas::CurveCanvas;
 pub use error_panel::ErrorPanel;
+pub use import_warnings::ImportWarnings;
 pub use metric::MetricValue;

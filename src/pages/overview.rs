@@ -5,6 +5,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 
+use crate::components::ImportWarnings;
 use crate::data::LoadStats;
 use crate::pages::RankingView;
 
@@ -24,12 +25,14 @@ pub fn Overview(
     let synthetic = bundle.body.synthetic;
     let notice = bundle.body.notice.clone().unwrap_or_default();
     let corpora: Vec<String> = bundle.body.corpora.iter().map(|c| c.name.clone()).collect();
+    let warnings = bundle.body.warnings.clone();
     view! {
         <header
             class="bundle-header"
             data-load-download-bytes=stats.download_bytes
             data-load-json-bytes=stats.json_bytes
             data-load-download-ms=stats.download_ms
+            data-load-gunzip-ms=stats.gunzip_ms
             data-load-parse-ms=stats.parse_ms
             data-load-verify-ms=stats.verify_ms
         >
@@ -47,6 +50,7 @@ pub fn Overview(
             <Show when={let n = notice.clone(); move || !n.is_empty()}>
                 <p class="notice">{notice.clone()}</p>
             </Show>
+            <ImportWarnings warnings=warnings />
         </header>
         <main>
             <RankingView bundle=bundle />

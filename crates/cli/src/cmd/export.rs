@@ -10,8 +10,7 @@ use anyhow::{Context, Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use runlens_core::import::{ImportOptions, import_files};
 
-#[path = "../io.rs"]
-pub mod io;
+use crate::io;
 
 /// Arguments of `runlens export`.
 #[derive(clap::Args)]

@@ -9,7 +9,7 @@ use anyhow::Result;
 use runlens_core::bundle::{Bundle, Summary, Warning};
 use runlens_core::import::{ImportOptions, import_files};
 
-use super::export::io;
+use crate::io;
 
 /// Arguments of `runlens validate`.
 #[derive(clap::Args)]
