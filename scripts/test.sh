@@ -37,6 +37,12 @@ cargo test -p runlens-core -p runlens-web "${WASM[@]}" --locked
 step "trunk build --release --offline"
 trunk build --release --offline
 
+step "round trip synth → export → validate for both presets (native build)"
+cargo build --profile native -p runlens-cli --locked
+NATIVE_BIN="$PWD/${CARGO_TARGET_DIR:-target}/native/runlens"
+scripts/roundtrip.sh "$NATIVE_BIN" article
+scripts/roundtrip.sh "$NATIVE_BIN" large
+
 step "end-to-end browser tests (playwright-core + /usr/bin/chromium)"
 RUNLENS_BIN="$BIN" npm --prefix e2e test
 
