@@ -5,9 +5,11 @@
 //! draw the very same functions to `SVGBackend`. Nothing here knows about Leptos, the DOM or how
 //! the numbers were computed: callers pass finished data (computed by `runlens-core`).
 
+mod ci_bars;
 mod curves;
 mod theme;
 
+pub use ci_bars::{BarLayout, CiBar, CiBarChart, draw_ci_bars};
 pub use curves::{CurveChart, CurveLayout, Marker, Series, draw_curves};
 pub use theme::{Palette, Theme};
 

@@ -1,0 +1,144 @@
+//! CI bar chart drawn to SVG: one rectangle per row with its exact length, whiskers at the
+//! interval ends, labels as escaped text, rows hit-testable.
+
+use plotters::prelude::*;
+use plotters_svg::SVGBackend;
+use runlens_charts::{BarLayout, CiBar, CiBarChart, Theme, draw_ci_bars};
+
+const BAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
+
+fn chart(bars: Vec<CiBar>) -> CiBarChart {
+    CiBarChart {
+        title: "pass rate (synthetic)".into(),
+        x_desc: "pass rate".into(),
+        x_range: (0.0, 1.0),
+        bars,
+        theme: Theme::LIGHT,
+        label_width: 160,
+    }
+}
+
+fn bar(label: &str, value: f64, ci: Option<(f64, f64)>) -> CiBar {
+    CiBar {
+        label: label.into(),
+        value,
+        ci,
+        color: BAR,
+    }
+}
+
+fn render(c: &CiBarChart) -> (String, BarLayout) {
+    let mut svg = String::new();
+    let layout = {
+        let root = SVGBackend::with_string(&mut svg, (640, 300)).into_drawing_area();
+        let layout = draw_ci_bars(&root, c).unwrap();
+        root.present().unwrap();
+        layout
+    };
+    (svg, layout)
+}
+
+fn attr(s: &str, name: &str) -> i32 {
+    let start = s.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+    let end = start + s[start..].find('"').unwrap();
+    s[start..end].parse().unwrap()
+}
+
+/// `(x, y, width, height)` of the filled bar rectangles (fill = the bar colour).
+fn bars(svg: &str) -> Vec<(i32, i32, i32, i32)> {
+    svg.match_indices("<rect")
+        .map(|(i, _)| &svg[i..i + svg[i..].find("/>").unwrap()])
+        .filter(|r| r.contains("fill=\"#0072B2\""))
+        .map(|r| {
+            (
+                attr(r, "x"),
+                attr(r, "y"),
+                attr(r, "width"),
+                attr(r, "height"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn bars_have_exact_lengths_in_row_order() {
+    let (svg, layout) = render(&chart(vec![
+        bar("Kimi K3", 0.8, None),
+        bar("GPT-4.1", 0.4, None),
+    ]));
+    let b = bars(&svg);
+    assert_eq!(b.len(), 2);
+    let full = layout.x_px.1 - layout.x_px.0;
+    // Widths are value × plot width (±1 px of rounding); first row on top.
+    assert!(
+        (b[0].2 - (0.8 * f64::from(full)) as i32).abs() <= 1,
+        "{b:?} {full}"
+    );
+    assert!(
+        (b[1].2 - (0.4 * f64::from(full)) as i32).abs() <= 1,
+        "{b:?} {full}"
+    );
+    assert!(b[0].1 < b[1].1);
+    assert_eq!(b[0].0, layout.x_px.0);
+    assert_eq!(
+        layout.row_at((layout.rows_px[1].0 + layout.rows_px[1].1) / 2),
+        Some(1)
+    );
+    assert_eq!(layout.row_at(0), None);
+}
+
+#[test]
+fn whiskers_span_the_interval_and_are_clipped() {
+    let (svg, layout) = render(&chart(vec![bar("a", 0.5, Some((0.25, 1.4)))]));
+    let full = f64::from(layout.x_px.1 - layout.x_px.0);
+    let lo_px = layout.x_px.0 + (0.25 * full).round() as i32;
+    let hi_px = layout.x_px.1; // 1.4 is clipped to the range end 1.0
+    // The whisker span: a horizontal path from the low end (±1 px of rounding) to the
+    // clipped high end; plus two vertical caps at those x positions.
+    let paths: Vec<Vec<(i32, i32)>> = svg
+        .match_indices("points=\"")
+        .map(|(i, _)| {
+            let rest = &svg[i + 8..];
+            rest[..rest.find('"').unwrap()]
+                .split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect();
+    let span = paths
+        .iter()
+        .find(|p| {
+            p.len() == 2 && p[0].1 == p[1].1 && (p[0].0 - lo_px).abs() <= 1 && p[1].0 == hi_px
+        })
+        .unwrap_or_else(|| panic!("no whisker from {lo_px} to {hi_px} in {paths:?}"));
+    let caps = paths
+        .iter()
+        .filter(|p| {
+            p.len() == 2
+                && p[0].0 == p[1].0
+                && p[0].1 != p[1].1
+                && (p[0].0 == span[0].0 || p[0].0 == hi_px)
+                && p[0].1.min(p[1].1) < span[0].1
+                && p[0].1.max(p[1].1) > span[0].1
+        })
+        .count();
+    assert_eq!(caps, 2);
+}
+
+#[test]
+fn labels_are_escaped_text() {
+    let (svg, _) = render(&chart(vec![bar("<script>alert(1)</script>", 0.1, None)]));
+    assert!(svg.contains("&lt;script&gt;alert(1)&lt;/script&gt;"));
+    assert!(!svg.contains("<script>"));
+}
+
+#[test]
+fn no_rows_draws_an_empty_frame() {
+    let (svg, layout) = render(&chart(vec![]));
+    assert!(bars(&svg).is_empty());
+    assert!(layout.rows_px.is_empty());
+    assert!(svg.contains("pass rate"));
+}
