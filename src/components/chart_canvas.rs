@@ -1,17 +1,26 @@
-//! A `<canvas>` that draws a [`CurveChart`] with `runlens-charts` whenever the chart changes.
+//! A `<canvas>` that draws a chart with `runlens-charts` whenever the chart changes.
 
 use leptos::{html::Canvas, prelude::*};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
-use runlens_charts::{CurveChart, draw_curves};
+use runlens_charts::{CiBarChart, CurveChart, draw_ci_bars, draw_curves};
+
+/// Any chart the dashboard draws.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnyChart {
+    /// Metric-versus-k lines.
+    Curves(CurveChart),
+    /// Bars with interval whiskers.
+    CiBars(CiBarChart),
+}
 
 /// Draws `chart` on a canvas of `width` × `height` pixels; shows an inline message if the
 /// canvas cannot be drawn on.
 #[component]
-pub fn CurveCanvas(
+pub fn ChartCanvas(
     /// The chart to draw; redrawn whenever it changes.
     #[prop(into)]
-    chart: Signal<CurveChart>,
+    chart: Signal<AnyChart>,
     /// Canvas width in pixels.
     #[prop(default = 720)]
     width: u32,
@@ -31,7 +40,11 @@ pub fn CurveCanvas(
             .ok_or_else(|| "this browser gave no 2D drawing context".to_owned())
             .and_then(|backend| {
                 let root = backend.into_drawing_area();
-                draw_curves(&root, &chart).map_err(|e| e.to_string())?;
+                match &chart {
+                    AnyChart::Curves(c) => draw_curves(&root, c).map(drop),
+                    AnyChart::CiBars(c) => draw_ci_bars(&root, c).map(drop),
+                }
+                .map_err(|e| e.to_string())?;
                 root.present().map_err(|e| e.to_string())
             });
         set_failure.set(outcome.err());

@@ -2,7 +2,7 @@
 
 use leptos::prelude::*;
 
-/// Renders `value` with `digits` decimals inside an element carrying
+/// Renders `value` (or `100 × value` with `percent`) with `digits` decimals inside an element carrying
 /// `data-metric="<name>"` and `data-value="<unrounded value>"`.
 #[component]
 pub fn MetricValue(
@@ -15,10 +15,14 @@ pub fn MetricValue(
     /// Decimals shown (default 3).
     #[prop(default = 3)]
     digits: usize,
+    /// Show a fraction as a percentage (`data-value` stays the fraction).
+    #[prop(optional)]
+    percent: bool,
 ) -> impl IntoView {
+    let scale = if percent { 100.0 } else { 1.0 };
     view! {
         <span class="metric" data-metric=name data-value=move || value.get().to_string()>
-            {move || format!("{:.*}", digits, value.get())}
+            {move || format!("{:.*}", digits, scale * value.get())}
         </span>
     }
 }

@@ -5,7 +5,7 @@ pub mod error_panel;
 pub mod import_warnings;
 pub mod metric;
 
-pub use chart_canvas::CurveCanvas;
+pub use chart_canvas::{AnyChart, ChartCanvas};
 pub use error_panel::ErrorPanel;
 pub use import_warnings::ImportWarnings;
 pub use metric::MetricValue;

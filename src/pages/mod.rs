@@ -1,9 +1,11 @@
 //! One view per file.
 
+pub mod leaderboard;
 pub mod overview;
 pub mod ranking;
 pub mod start;
 
+pub use leaderboard::LeaderboardView;
 pub use overview::Overview;
 pub use ranking::RankingView;
 pub use start::StartPage;

@@ -7,7 +7,7 @@ use runlens_core::bundle::Bundle;
 
 use crate::components::ImportWarnings;
 use crate::data::LoadStats;
-use crate::pages::RankingView;
+use crate::pages::{LeaderboardView, RankingView};
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
 #[component]
@@ -53,6 +53,7 @@ pub fn Overview(
             <ImportWarnings warnings=warnings />
         </header>
         <main>
+            <LeaderboardView bundle=bundle.clone() />
             <RankingView bundle=bundle />
         </main>
     }

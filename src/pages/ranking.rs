@@ -9,7 +9,7 @@ use runlens_charts::{CurveChart, Marker, Palette, Series, Theme};
 use runlens_core::bundle::{Bundle, RankingRow};
 use runlens_core::metrics::curves::{QuestionRanking, RetrievalCurves, retrieval_curves};
 
-use crate::components::{CurveCanvas, MetricValue};
+use crate::components::{AnyChart, ChartCanvas, MetricValue};
 
 /// Largest k shown by default (the harness reports k = 1..10).
 const DEFAULT_K_MAX: usize = 10;
@@ -105,7 +105,7 @@ fn CorpusCurves(corpus: String, title: String, curves: RetrievalCurves) -> impl 
     };
     let chart = Signal::derive({
         let curves = curves.clone();
-        move || curve_chart(title.clone(), &curves, theme)
+        move || AnyChart::Curves(curve_chart(title.clone(), &curves, theme))
     });
     let at = |v: &[f64], k: usize| v.get(k - 1).copied().unwrap_or(0.0);
     let k_hi = curves.k.len();
@@ -127,12 +127,13 @@ fn CorpusCurves(corpus: String, title: String, curves: RetrievalCurves) -> impl 
                     <div><dt>{name.clone()}</dt><dd><MetricValue name=name value=value /></dd></div>
                 }).collect_view()}
             </dl>
-            <CurveCanvas id=format!("curves-{corpus}") chart=chart />
+            <ChartCanvas id=format!("curves-{corpus}") chart=chart />
         </article>
     }
 }
 
-fn prefers_dark() -> bool {
+/// Whether the reader's system asks for a dark theme.
+pub fn prefers_dark() -> bool {
     web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
         .is_some_and(|m| m.matches())

@@ -1,0 +1,50 @@
+// Leaderboard view: every pass rate in the DOM (data-metric="pass:<model>", unrounded
+// data-value) equals `runlens metrics --json` for the same bundle and corpus, exactly; the
+// table sorts on click; the bar chart is drawn.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { startServer, ROOT } from './server.mjs';
+import { launch, newPage, drawnPixels } from './browser.mjs';
+
+const BUNDLE = path.join(ROOT, 'public', 'bundles', 'article.json.gz');
+const CORPORA = ['text2sqlbench-synthetic-dev', 'text2sqlbench-synthetic'];
+let server;
+let browser;
+before(async () => { server = await startServer(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.stop(); });
+
+function cliMetrics(corpus) {
+  const out = execFileSync(process.env.RUNLENS_BIN || path.join(ROOT, 'target', 'debug', 'runlens'),
+    ['metrics', BUNDLE, '--json', '--corpus', corpus, '--resamples', '100'], { maxBuffer: 64 << 20 });
+  return JSON.parse(out.toString('utf8'));
+}
+
+test('pass rates in the page equal runlens metrics --json exactly', async () => {
+  const { page, problems } = await newPage(browser);
+  await page.goto(`${server.url}?bundle=bundles/article.json.gz`);
+  await page.waitForSelector('[data-testid="leaderboard-view"] [data-metric^="pass:"]', { timeout: 30000 });
+  for (const corpus of CORPORA) {
+    const expected = cliMetrics(corpus).leaderboard.filter((r) => r.pass !== null);
+    assert.ok(expected.length >= 20, `${corpus}: ${expected.length} models`);
+    const shown = await page.$$eval(`.corpus-board[data-corpus="${corpus}"] [data-metric^="pass:"]`,
+      (els) => Object.fromEntries(els.map((e) => [e.dataset.metric.slice(5), Number(e.dataset.value)])));
+    assert.equal(Object.keys(shown).length, expected.length, corpus);
+    for (const row of expected) assert.equal(shown[row.model], row.pass, `${corpus} ${row.model}`);
+    assert.ok(await drawnPixels(page, `#board-${corpus}`) > 1000, `${corpus}: bar chart drawn`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('the table sorts by model name on click', async () => {
+  const { page, problems } = await newPage(browser);
+  await page.goto(`${server.url}?bundle=bundles/article.json.gz`);
+  const board = page.locator('.corpus-board[data-corpus="text2sqlbench-synthetic-dev"]');
+  await board.locator('tbody tr').first().waitFor({ timeout: 30000 });
+  await board.getByRole('button', { name: 'model' }).click();
+  const names = await board.locator('tbody tr td:first-child').allInnerTexts();
+  assert.equal(names.length, 20);
+  assert.deepEqual(names, [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  assert.deepEqual(problems, []);
+});
