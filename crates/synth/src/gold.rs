@@ -1,37 +1,26 @@
-//! The harness's two table matchers (harness-formats.md §5.1 and §5.2).
+//! The harness's two table matchers (harness-formats.md §5.1 and §5.2), as implemented once
+//! in `runlens-core` ([`TableMatcher`]): the synthetic ranking rows must use exactly the gold
+//! that the importer, the metrics and the dashboard derive.
 //!
 //! - universe matcher: a word boundary, a listed namespace, a dot, `[a-z_][a-z0-9_]*`;
 //! - FROM/JOIN matcher: `from` or `join` (no leading word boundary), whitespace, then a
 //!   namespaced name. Comma joins and backquoted names are missed on purpose: this is
-//!   what the harness does, and the synthetic ranking rows must use the same gold.
+//!   what the harness does.
 
-use std::collections::BTreeSet;
+use runlens_core::metrics::gold_tables::TableMatcher;
 
-use regex::Regex;
+use crate::SynthError;
 
 /// Compiled matchers for one namespace list.
 #[derive(Debug, Clone)]
-pub struct Matchers {
-    universe: Regex,
-    from_join: Regex,
-}
+pub struct Matchers(TableMatcher);
 
 impl Matchers {
     /// Builds the matchers for `namespaces` (e.g. `["marts", "crm"]`).
-    ///
-    /// Namespaces are plain identifiers, so they are escaped and joined as alternatives.
-    pub fn new(namespaces: &[String]) -> Result<Self, regex::Error> {
-        let alt = namespaces
-            .iter()
-            .map(|n| regex::escape(n))
-            .collect::<Vec<_>>()
-            .join("|");
-        Ok(Self {
-            universe: Regex::new(&format!(r"(?i)\b((?:{alt})\.[a-z_][a-z0-9_]*)"))?,
-            from_join: Regex::new(&format!(
-                r"(?i)(?:from|join)\s+((?:{alt})\.[a-z_][a-z0-9_]*)"
-            ))?,
-        })
+    pub fn new(namespaces: &[String]) -> Result<Self, SynthError> {
+        TableMatcher::new(namespaces)
+            .map(Matchers)
+            .map_err(|e| SynthError::Invariant(format!("table matcher: {e}")))
     }
 
     /// The sorted, distinct, lower-cased tables mentioned anywhere in `text` (§5.1).
@@ -41,12 +30,7 @@ impl Matchers {
     /// assert_eq!(m.universe("see crm.dim_account and CRM.Dim_Account"), vec!["crm.dim_account"]);
     /// ```
     pub fn universe(&self, text: &str) -> Vec<String> {
-        let set: BTreeSet<String> = self
-            .universe
-            .captures_iter(text)
-            .map(|c| c[1].to_lowercase())
-            .collect();
-        set.into_iter().collect()
+        self.0.universe(text)
     }
 
     /// Gold tables of a statement list, joined with single spaces first (§5.2).
@@ -57,17 +41,12 @@ impl Matchers {
     /// assert_eq!(m.gold(&sql), vec!["crm.a"]);
     /// ```
     pub fn gold(&self, statements: &[String]) -> Vec<String> {
-        self.gold_text(&statements.join(" "))
+        self.0.gold_tables_harness(statements).into_iter().collect()
     }
 
     /// Gold tables of one text (a single statement or an already joined list).
     pub fn gold_text(&self, text: &str) -> Vec<String> {
-        let set: BTreeSet<String> = self
-            .from_join
-            .captures_iter(text)
-            .map(|c| c[1].to_lowercase())
-            .collect();
-        set.into_iter().collect()
+        self.0.gold_tables_harness(&[text]).into_iter().collect()
     }
 }
 

@@ -43,7 +43,7 @@ pub struct FailureLabel {
     /// Mechanical facts.
     pub checks: Checks,
     /// Copy of `checks.decidable`.
-    pub decidable_verdicts: indexmap::IndexMap<String, &'static str>,
+    pub decidable_verdicts: indexmap::IndexMap<String, runlens_core::metrics::rule_checks::Verdict>,
 }
 
 /// One `fm_labels.jsonl` row.

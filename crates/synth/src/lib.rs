@@ -91,9 +91,6 @@ pub enum SynthError {
     /// Serialising a row failed (should not happen for these types).
     #[error("cannot serialise JSON: {0}")]
     Json(#[from] serde_json::Error),
-    /// A built-in regex failed to compile.
-    #[error("internal regex error: {0}")]
-    Regex(#[from] regex::Error),
     /// A generated artefact broke one of its own invariants.
     #[error("internal consistency check failed: {0}")]
     Invariant(String),
