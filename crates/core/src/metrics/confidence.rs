@@ -4,6 +4,8 @@ use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::hash::{BuildHasher, Hash};
 
+use serde::Serialize;
+
 /// Re-ranks `universe` by P(yes) (`scores(table)`) descending, keeping ties in universe order.
 ///
 /// ## Conventions
@@ -49,7 +51,7 @@ where
 }
 
 /// How one question's high-confidence set compares with its gold set.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ConfidenceSetScore {
     /// Number of distinct tables in the set.
     pub size: usize,

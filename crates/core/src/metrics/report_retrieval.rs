@@ -11,6 +11,7 @@ use super::curves::{
 };
 use super::gold_tables::{GoldDifference, GoldRule, TableMatcher, gold_rule_differences};
 use super::report::ReportOptions;
+use super::row_gold::GoldChooser;
 use super::stats::{mean, median, report_p90, upper_median};
 use crate::bundle::{BundleBody, Corpus};
 
@@ -51,8 +52,8 @@ pub struct RetrievalSection {
     pub universe_size: usize,
     /// The gold rule used.
     pub gold_rule: GoldRule,
-    /// Rows whose gold came from the stored `gold` because the question's `gt_sql` was
-    /// unavailable (parser rule only).
+    /// Rows whose gold came from the stored `gold` because the namespaces, the question or
+    /// its `gt_sql` were unavailable (parser rule only; see [`GoldChooser`]).
     pub gold_fallback_rows: usize,
     /// Curves (`k`, `ndcg`, `recall`, `all_required`, `precision`, `hit`, `mrr`).
     #[serde(flatten)]
@@ -78,24 +79,14 @@ pub fn retrieval_section(
     options: &ReportOptions,
 ) -> RetrievalSection {
     let matcher = TableMatcher::new(&body.namespaces).ok();
-    let questions = corpus.question_index();
+    let chooser = GoldChooser::new(&body.namespaces, corpus, options.gold_rule);
     let mut fallback = 0;
     let mut rows = Vec::with_capacity(corpus.rankings.len());
     let (mut size, mut prec, mut rec, mut cover) = (0.0, 0.0, 0.0, 0.0);
     for r in &corpus.rankings {
-        let parsed = match (options.gold_rule, &matcher) {
-            (GoldRule::Parser, Some(m)) => questions
-                .get(r.trace_id.as_str())
-                .map(|&i| m.gold_tables_parsed(&corpus.questions[i].gt_sql).tables),
-            _ => None,
-        };
-        if options.gold_rule == GoldRule::Parser && parsed.is_none() {
-            fallback += 1;
-        }
-        let gold: HashSet<String> = parsed.map_or_else(
-            || r.gold.iter().cloned().collect(),
-            |p| p.into_iter().collect(),
-        );
+        let row_gold = chooser.gold(r);
+        fallback += usize::from(row_gold.fallback);
+        let gold = row_gold.tables;
         rows.push(QuestionRanking::new(&r.ranked, &gold));
         let set = high_confidence_set(
             &r.ranked,

@@ -1,0 +1,154 @@
+//! Per-question rows of the table-ranking view: one [`QuestionRow`] per ranking row, with
+//! the same gold choice ([`GoldChooser`]) and kernels as
+//! [`super::report_retrieval::retrieval_section`], so the mean of a column equals the
+//! section's curve at that `k` bit for bit.
+
+use serde::Serialize;
+
+use super::confidence::{ConfidenceSetScore, high_confidence_set, score_table_set};
+use super::ranking::{
+    all_required_at_k, gold_positions, k_star_from_positions, ndcg_from_positions,
+    recall_from_positions, worst_gold_rank_from_positions,
+};
+use super::report::ReportOptions;
+use super::row_gold::GoldChooser;
+use crate::bundle::{BundleBody, Corpus};
+
+/// One table of a question's ranking, in rank order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableScore {
+    /// Table name (`ns.table`).
+    pub table: String,
+    /// Stored P(yes); a missing score is `0.0`, as the harness scores a missing answer.
+    pub p: f64,
+    /// Whether the table is in the row's gold set.
+    pub is_gold: bool,
+}
+
+/// One question of the ranking view.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QuestionRow {
+    /// Join key.
+    pub trace_id: String,
+    /// `nl_question` of the annotated question; `""` when the question is not in the corpus.
+    pub question: String,
+    /// Gold tables under the chosen rule, sorted.
+    pub gold: Vec<String>,
+    /// True when the parser rule fell back to the stored gold (see [`GoldChooser`]).
+    pub gold_fallback: bool,
+    /// `|G|`, counting gold tables absent from the ranking.
+    pub n_gold: usize,
+    /// 1-based ranks of the gold tables found in `ranked`, ascending (first occurrences).
+    pub gold_ranks: Vec<usize>,
+    /// Rank of the worst-ranked gold table **that is ranked**; `None` when no gold table is
+    /// ranked (`worst_gold_rank_from_positions`). Equals `k_star` when every gold table is
+    /// ranked; when some are missing it is still `Some` if at least one was found.
+    pub worst_gold_rank: Option<usize>,
+    /// Smallest k whose top k holds every gold table; `None` if some gold table is unranked
+    /// or the gold set is empty.
+    pub k_star: Option<usize>,
+    /// nDCG@10 (binary gain, log2 discount).
+    pub ndcg_at_10: f64,
+    /// recall@5.
+    pub recall_at_5: f64,
+    /// all-required@5.
+    pub all_required_at_5: bool,
+    /// Ranking-call latency, seconds.
+    pub latency_s: Option<f64>,
+    /// High-confidence set at `options.confidence_threshold` (P ≥ t, else `{ranked[0]}`).
+    pub high_confidence: Vec<String>,
+    /// That set scored against the gold set.
+    pub high_confidence_score: ConfidenceSetScore,
+    /// Every ranked table with its P(yes), in rank order.
+    pub scores: Vec<TableScore>,
+    /// True when a gold table sits below rank 5 or is not ranked at all.
+    pub needs_below_rank_5: bool,
+}
+
+impl QuestionRow {
+    /// 0-based gold positions (the kernels' input).
+    fn positions(&self) -> Vec<usize> {
+        self.gold_ranks
+            .iter()
+            .map(|r| r.saturating_sub(1))
+            .collect()
+    }
+
+    /// nDCG@k of this row (same kernel as the curves).
+    pub fn ndcg_at(&self, k: usize) -> f64 {
+        ndcg_from_positions(&self.positions(), self.n_gold, k)
+    }
+
+    /// recall@k of this row.
+    pub fn recall_at(&self, k: usize) -> f64 {
+        recall_from_positions(&self.positions(), self.n_gold, k)
+    }
+
+    /// all-required@k of this row (vacuously true for an empty gold set).
+    pub fn all_required_at(&self, k: usize) -> bool {
+        self.gold_ranks.iter().filter(|&&r| r <= k).count() == self.n_gold
+    }
+}
+
+/// Builds one [`QuestionRow`] per ranking row of `corpus`, in `corpus.rankings` order.
+///
+/// Uses `options.gold_rule` and `options.confidence_threshold`; `k_max` is not used (the
+/// fixed cutoffs 10 and 5 are the harness's; use [`QuestionRow::ndcg_at`] for others).
+pub fn question_rows(
+    body: &BundleBody,
+    corpus: &Corpus,
+    options: &ReportOptions,
+) -> Vec<QuestionRow> {
+    let chooser = GoldChooser::new(&body.namespaces, corpus, options.gold_rule);
+    let questions = corpus.question_index();
+    corpus
+        .rankings
+        .iter()
+        .map(|r| {
+            let row_gold = chooser.gold(r);
+            let gold = &row_gold.tables;
+            let positions = gold_positions(&r.ranked, gold);
+            let n_gold = gold.len();
+            let worst = worst_gold_rank_from_positions(&positions);
+            let set = high_confidence_set(
+                &r.ranked,
+                |t| r.scores.get(t).copied(),
+                options.confidence_threshold,
+            );
+            let question = questions
+                .get(r.trace_id.as_str())
+                .and_then(|&i| corpus.questions.get(i))
+                .map_or_else(String::new, |q| q.nl_question.clone());
+            QuestionRow {
+                trace_id: r.trace_id.clone(),
+                question,
+                gold: row_gold.sorted(),
+                gold_fallback: row_gold.fallback,
+                n_gold,
+                gold_ranks: positions.iter().map(|p| p + 1).collect(),
+                worst_gold_rank: worst,
+                k_star: k_star_from_positions(&positions, n_gold),
+                ndcg_at_10: ndcg_from_positions(&positions, n_gold, 10),
+                recall_at_5: recall_from_positions(&positions, n_gold, 5),
+                all_required_at_5: all_required_at_k(&r.ranked, gold, 5),
+                latency_s: r.latency_s,
+                high_confidence_score: score_table_set(&set, gold),
+                high_confidence: set.into_iter().map(str::to_string).collect(),
+                scores: r
+                    .ranked
+                    .iter()
+                    .map(|t| TableScore {
+                        table: t.clone(),
+                        p: r.scores.get(t).copied().unwrap_or(0.0),
+                        is_gold: gold.contains(t),
+                    })
+                    .collect(),
+                needs_below_rank_5: positions.len() < n_gold || worst.is_some_and(|w| w > 5),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "question_rows_tests.rs"]
+pub(crate) mod tests;
