@@ -5,18 +5,16 @@ use leptos::prelude::*;
 use crate::components::ErrorPanel;
 use crate::data;
 use crate::pages::{Overview, StartPage};
+use crate::state::UrlState;
 
-/// Reads `?bundle=` from the page address.
-fn bundle_param() -> Option<String> {
-    let search = web_sys::window()?.location().search().ok()?;
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
-    params.get("bundle").filter(|b| !b.trim().is_empty())
-}
-
-/// The app: the start page without `?bundle=`, else that bundle's views.
+/// The app: provides the URL state; the start page without `?bundle=`, else that bundle's
+/// views. Only a change of the bundle address reloads; other state changes re-render views.
 #[component]
 pub fn App() -> impl IntoView {
-    match bundle_param() {
+    let state = UrlState::provide();
+    crate::theme::provide_theme();
+    let bundle = Memo::new(move |_| state.with(|s| s.bundle.clone()));
+    move || match bundle.get() {
         None => view! { <StartPage /> }.into_any(),
         Some(url) => view! { <BundleLoader url=url /> }.into_any(),
     }

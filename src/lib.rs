@@ -11,6 +11,8 @@ pub mod data;
 pub mod gunzip;
 pub mod pages;
 pub mod panic;
+pub mod state;
+pub mod theme;
 
 pub use app::App;
 

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow, Warning};
 use runlens_web::data::{LoadError, decode_bundle};
 use runlens_web::pages::Overview;
+use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -67,12 +68,13 @@ fn bundle() -> Bundle {
     Bundle::new(Provenance::default(), body)
 }
 
-fn mount(bundle: Bundle) -> web_sys::HtmlElement {
+fn mount_with(bundle: Bundle, state: ViewState) -> web_sys::HtmlElement {
     let host = document().create_element("div").unwrap();
     document().body().unwrap().append_child(&host).unwrap();
     let host: web_sys::HtmlElement = host.unchecked_into();
     let b = Arc::new(bundle);
     std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(UrlState::detached(state.clone()));
         view! { <Overview bundle=b.clone() source="test.json" /> }
     }));
     host
@@ -88,7 +90,11 @@ fn metric(host: &web_sys::HtmlElement, name: &str) -> f64 {
 
 #[wasm_bindgen_test]
 async fn overview_shows_exact_recomputed_metrics() {
-    let host = mount(bundle());
+    let ranking = ViewState {
+        tab: Tab::Ranking,
+        ..ViewState::default()
+    };
+    let host = mount_with(bundle(), ranking);
     leptos::task::tick().await;
     // Universe of 3 tables: k runs 1..3.
     // q1: recall@3 = 1, q2: recall@3 = 1 → mean 1.

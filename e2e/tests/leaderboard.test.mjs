@@ -42,7 +42,7 @@ test('the table sorts by model name on click', async () => {
   await page.goto(`${server.url}?bundle=bundles/article.json.gz`);
   const board = page.locator('.corpus-board[data-corpus="text2sqlbench-synthetic-dev"]');
   await board.locator('tbody tr').first().waitFor({ timeout: 30000 });
-  await board.getByRole('button', { name: 'model' }).click();
+  await board.getByRole('button', { name: 'model', exact: true }).click();
   const names = await board.locator('tbody tr td:first-child').allInnerTexts();
   assert.equal(names.length, 20);
   assert.deepEqual(names, [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));

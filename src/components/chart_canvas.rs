@@ -24,9 +24,9 @@ pub fn ChartCanvas(
     /// Canvas width in pixels.
     #[prop(default = 720)]
     width: u32,
-    /// Canvas height in pixels.
-    #[prop(default = 420)]
-    height: u32,
+    /// Canvas height in pixels (may change with the data, e.g. one bar per model).
+    #[prop(into, default = Signal::stored(420))]
+    height: Signal<u32>,
     /// `id` of the canvas element.
     #[prop(into)]
     id: String,
@@ -35,7 +35,12 @@ pub fn ChartCanvas(
     let (failure, set_failure) = signal(None::<String>);
     Effect::new(move |_| {
         let chart = chart.get();
+        let h = height.get();
         let Some(el) = canvas.get() else { return };
+        // Resizing clears the canvas, so it happens here, before drawing.
+        if el.height() != h {
+            el.set_height(h);
+        }
         let outcome = CanvasBackend::with_canvas_object(el)
             .ok_or_else(|| "this browser gave no 2D drawing context".to_owned())
             .and_then(|backend| {
@@ -50,7 +55,7 @@ pub fn ChartCanvas(
         set_failure.set(outcome.err());
     });
     view! {
-        <canvas id=id node_ref=canvas width=width height=height class="chart"></canvas>
+        <canvas id=id node_ref=canvas width=width height=height.get_untracked() class="chart"></canvas>
         <Show when=move || failure.get().is_some()>
             <p class="chart-error">"The chart could not be drawn: " {move || failure.get()}</p>
         </Show>

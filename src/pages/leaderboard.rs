@@ -1,7 +1,9 @@
 //! Leaderboard per corpus, recomputed from the cells (08_results_stats): pass rate with its
 //! 95% interval, SE, n, answered, turn-limited, effort medians, tokens, and the paired test
-//! against the top model; a sortable table and a bar chart with interval whiskers.
+//! against the top model; a table sortable on every column (sort in the URL, `lbsort=`) and a
+//! bar chart with interval whiskers.
 
+use std::cmp::Ordering;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -11,30 +13,33 @@ use runlens_core::bundle::Bundle;
 use runlens_core::metrics::report_board::{LeaderboardEntry, board_section};
 
 use crate::components::{AnyChart, ChartCanvas, MetricValue};
-use crate::pages::ranking::prefers_dark;
+use crate::pages::board_columns::{COLUMNS, Column, Value};
+use crate::state::{Sort, UrlState};
+use crate::theme::chart_theme;
 
 /// Okabe-Ito blue: the bars.
 const BAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
 
-/// A sortable column of the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum SortKey {
-    Pass,
-    Name,
-    Turns,
-    TurnLimited,
-}
-
-fn sorted(rows: &[LeaderboardEntry], key: SortKey) -> Vec<LeaderboardEntry> {
+/// Rows in the order of `sort` (`None`: pass descending, as the core ranks them). Missing
+/// values sort last in both directions; ties keep the core's order.
+pub fn sorted(rows: &[LeaderboardEntry], sort: Option<&Sort>) -> Vec<LeaderboardEntry> {
     let mut rows = rows.to_vec();
-    let num = |v: Option<f64>| v.unwrap_or(f64::NEG_INFINITY);
-    match key {
-        // Stored order is pass descending (ties as the core sorts them).
-        SortKey::Pass => {}
-        SortKey::Name => rows.sort_by(|a, b| a.name.cmp(&b.name)),
-        SortKey::Turns => rows.sort_by(|a, b| num(a.row.turns).total_cmp(&num(b.row.turns))),
-        SortKey::TurnLimited => rows.sort_by_key(|e| std::cmp::Reverse(e.row.tl)),
-    }
+    let Some(sort) = sort else { return rows };
+    let Some(col) = COLUMNS.iter().find(|c| c.key == sort.column) else {
+        return rows;
+    };
+    rows.sort_by(|a, b| {
+        let (va, vb) = ((col.value)(a), (col.value)(b));
+        match (va.is_missing(), vb.is_missing()) {
+            (true, true) => Ordering::Equal,
+            (true, false) => Ordering::Greater,
+            (false, true) => Ordering::Less,
+            (false, false) => {
+                let o = va.cmp(&vb);
+                if sort.descending { o.reverse() } else { o }
+            }
+        }
+    });
     rows
 }
 
@@ -60,9 +65,21 @@ pub fn pass_chart(title: String, rows: &[LeaderboardEntry], theme: Theme) -> CiB
     }
 }
 
-/// The leaderboard of every corpus that has results.
+/// The table as CSV rows (header first), unrounded values.
+pub fn board_csv(rows: &[LeaderboardEntry]) -> Vec<Vec<String>> {
+    let mut out = vec![COLUMNS.iter().map(|c| c.key.to_owned()).collect()];
+    out.extend(
+        rows.iter()
+            .map(|e| COLUMNS.iter().map(|c| (c.value)(e).raw()).collect()),
+    );
+    out
+}
+
+/// The leaderboard of every corpus that has results (or the one chosen by `corpus=`),
+/// restricted to the models chosen by `models=`.
 #[component]
 pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
+    let state = UrlState::use_context();
     let sections: Vec<_> = bundle
         .body
         .corpora
@@ -70,7 +87,14 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
         .filter(|c| !c.results.is_empty())
         .map(|c| {
             let (rows, board) = board_section(&bundle.body, c);
-            view! { <CorpusBoard corpus=c.name.clone() n_questions=board.n_questions rows=rows /> }
+            let name = c.name.clone();
+            let shown = move || state.with(|s| s.shows_corpus(&name));
+            let corpus = c.name.clone();
+            view! {
+                <Show when=shown>
+                    <CorpusBoard corpus=corpus.clone() n_questions=board.n_questions rows=rows.clone() />
+                </Show>
+            }
         })
         .collect();
     view! {
@@ -81,79 +105,93 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
     }
 }
 
-fn pct(v: Option<f64>) -> String {
-    v.map_or_else(|| "–".into(), |x| format!("{:.1}", 100.0 * x))
-}
-
-fn num(v: Option<f64>, digits: usize) -> String {
-    v.map_or_else(|| "–".into(), |x| format!("{x:.digits$}"))
-}
-
 #[component]
 fn CorpusBoard(corpus: String, n_questions: usize, rows: Vec<LeaderboardEntry>) -> impl IntoView {
-    let theme = if prefers_dark() {
-        Theme::DARK
-    } else {
-        Theme::LIGHT
-    };
-    let (sort, set_sort) = signal(SortKey::Pass);
+    let state = UrlState::use_context();
     let rows = StoredValue::new(rows);
-    let view_rows = Memo::new(move |_| rows.with_value(|r| sorted(r, sort.get())));
+    let view_rows = Memo::new(move |_| {
+        let (sort, models) = state.with(|s| (s.board_sort.clone(), s.models.clone()));
+        let shown: Vec<LeaderboardEntry> = rows.with_value(|r| {
+            r.iter()
+                .filter(|e| models.is_empty() || models.contains(&e.row.model))
+                .cloned()
+                .collect()
+        });
+        sorted(&shown, sort.as_ref())
+    });
     let title = format!("Pass rate on {corpus} ({n_questions} questions)");
     let chart = Signal::derive(move || {
-        AnyChart::CiBars(pass_chart(title.clone(), &view_rows.get(), theme))
+        AnyChart::CiBars(pass_chart(title.clone(), &view_rows.get(), chart_theme()))
     });
-    let height = 60 + 26 * rows.with_value(Vec::len) as u32;
-    let header = move |label: &'static str, key: SortKey| {
-        view! {
-            <th>
-                <button class="sort" aria-pressed=move || (sort.get() == key).to_string() on:click=move |_| set_sort.set(key)>
-                    {label}
-                </button>
-            </th>
-        }
-    };
+    let height = Signal::derive(move || 60 + 26 * view_rows.with(Vec::len).max(1) as u32);
     view! {
         <article class="corpus-board" data-corpus=corpus.clone()>
             <h3>{corpus.clone()}</h3>
+            <div class="table-scroll">
             <table class="board">
                 <thead>
-                    <tr>
-                        {header("model", SortKey::Name)}
-                        {header("pass %", SortKey::Pass)}
-                        <th>"95% CI"</th><th>"SE"</th><th>"n"</th><th>"answered %"</th>
-                        {header("turn-limited", SortKey::TurnLimited)}
-                        {header("turns", SortKey::Turns)}
-                        <th>"queries"</th><th>"q/turn"</th><th>"output tokens (median)"</th>
-                        <th>"z vs top"</th><th>"p"</th>
-                    </tr>
+                    <tr>{COLUMNS.iter().map(|c| view! { <SortHeader column=c /> }).collect_view()}</tr>
                 </thead>
                 <tbody>
                     <For each=move || view_rows.get() key=|e| e.row.model.clone() let(e)>
-                        <tr data-model=e.row.model.clone()>
-                            <td title=e.row.model.clone()>{e.name.clone()}</td>
-                            <td class="num">
-                                {match e.row.pass {
-                                    Some(p) => view! { <MetricValue name=format!("pass:{}", e.row.model) value=p digits=1 percent=true /> }.into_any(),
-                                    None => "–".into_any(),
-                                }}
-                            </td>
-                            <td class="num">{e.row.ci95.map_or_else(|| "–".into(), |[lo, hi]| format!("[{:.1}, {:.1}]", 100.0 * lo, 100.0 * hi))}</td>
-                            <td class="num">{pct(e.row.se)}</td>
-                            <td class="num">{e.row.n}</td>
-                            <td class="num">{pct(e.row.answered)}</td>
-                            <td class="num">{e.row.tl}</td>
-                            <td class="num">{num(e.row.turns, 1)}</td>
-                            <td class="num">{num(e.row.queries, 1)}</td>
-                            <td class="num">{num(e.row.queries_per_turn, 2)}</td>
-                            <td class="num">{num(e.row.tokens.median_output_tokens, 0)}</td>
-                            <td class="num">{num(e.row.vs_top.z, 2)}</td>
-                            <td class="num">{num(e.row.vs_top.p, 3)}</td>
-                        </tr>
+                        <BoardRow entry=e />
                     </For>
                 </tbody>
             </table>
+            </div>
             <ChartCanvas id=format!("board-{corpus}") chart=chart height=height />
         </article>
     }
+}
+
+/// A header cell; clicking sorts by the column (descending first for numbers), clicking again
+/// reverses.
+#[component]
+fn SortHeader(column: &'static Column) -> impl IntoView {
+    let state = UrlState::use_context();
+    let current = move || state.with(|s| s.board_sort.clone());
+    let aria = move || match current() {
+        Some(s) if s.column == column.key && s.descending => "descending",
+        Some(s) if s.column == column.key => "ascending",
+        None if column.key == "pass" => "descending",
+        _ => "none",
+    };
+    let click = move |_| {
+        state.push(|s| {
+            let descending = match &s.board_sort {
+                Some(cur) if cur.column == column.key => !cur.descending,
+                None if column.key == "pass" => false,
+                _ => column.numeric,
+            };
+            s.board_sort = Some(Sort {
+                column: column.key.to_owned(),
+                descending,
+            });
+        });
+    };
+    view! {
+        <th aria-sort=aria title=column.help>
+            <button class="sort" data-column=column.key on:click=click>{column.label}</button>
+        </th>
+    }
+}
+
+#[component]
+fn BoardRow(entry: LeaderboardEntry) -> impl IntoView {
+    let cells = COLUMNS
+        .iter()
+        .map(|c| {
+            let class = if c.numeric { "num" } else { "" };
+            let value = (c.value)(&entry);
+            let shown = match (c.key, &value) {
+                ("pass", Value::Num(Some(p))) => view! {
+                    <MetricValue name=format!("pass:{}", entry.row.model) value=*p digits=1 percent=true />
+                }
+                .into_any(),
+                _ => (c.display)(&entry).into_any(),
+            };
+            view! { <td class=class>{shown}</td> }
+        })
+        .collect_view();
+    view! { <tr data-model=entry.row.model.clone() title=entry.row.model.clone()>{cells}</tr> }
 }

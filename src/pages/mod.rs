@@ -1,5 +1,6 @@
 //! One view per file.
 
+pub mod board_columns;
 pub mod leaderboard;
 pub mod overview;
 pub mod ranking;

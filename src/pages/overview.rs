@@ -5,9 +5,10 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 
-use crate::components::ImportWarnings;
+use crate::components::{CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
 use crate::data::LoadStats;
 use crate::pages::{LeaderboardView, RankingView};
+use crate::state::{Tab, UrlState};
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
 #[component]
@@ -26,6 +27,20 @@ pub fn Overview(
     let notice = bundle.body.notice.clone().unwrap_or_default();
     let corpora: Vec<String> = bundle.body.corpora.iter().map(|c| c.name.clone()).collect();
     let warnings = bundle.body.warnings.clone();
+    let state = UrlState::use_context();
+    // The link's `h=` as opened; from now on the address carries this bundle's hash.
+    let link_hash = state.with_untracked(|s| s.hash.clone()).unwrap_or_default();
+    let mismatch = hash_disagrees(&link_hash, &bundle.content_hash);
+    let hash_for_url = short_hash.clone();
+    state.replace(|s| s.hash = Some(hash_for_url));
+    let tab = Memo::new(move |_| state.with(|s| s.tab));
+    let views = {
+        let bundle = bundle.clone();
+        move || match tab.get() {
+            Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
+            Tab::Ranking => view! { <RankingView bundle=bundle.clone() /> }.into_any(),
+        }
+    };
     view! {
         <header
             class="bundle-header"
@@ -39,7 +54,7 @@ pub fn Overview(
             <h1><a href="./">"runlens"</a></h1>
             <p class="bundle-source">
                 <span class="label">"bundle "</span><code>{source}</code>
-                <span class="label">" · hash "</span><code data-testid="bundle-hash">{short_hash}</code>
+                <span class="label">" · hash "</span><code data-testid="bundle-hash">{short_hash.clone()}</code>
                 <span class="label">" · corpora "</span>{corpora.join(", ")}
             </p>
             <Show when=move || synthetic>
@@ -50,11 +65,15 @@ pub fn Overview(
             <Show when={let n = notice.clone(); move || !n.is_empty()}>
                 <p class="notice">{notice.clone()}</p>
             </Show>
+            <Show when=move || mismatch>
+                <HashNotice link_hash=link_hash.clone() bundle_hash=short_hash.clone() />
+            </Show>
             <ImportWarnings warnings=warnings />
+            <div class="view-bar">
+                <TabBar />
+                <CopyLink />
+            </div>
         </header>
-        <main>
-            <LeaderboardView bundle=bundle.clone() />
-            <RankingView bundle=bundle />
-        </main>
+        <main>{views}</main>
     }
 }

@@ -1,4 +1,5 @@
-//! `runlens metrics BUNDLE [--json] [--k-max N] [--corpus NAME] [--gold-rule RULE]`:
+//! `runlens metrics BUNDLE [--json] [--k-max N] [--corpus NAME] [--gold-rule RULE]
+//! [--confidence-threshold T]`:
 //! compute the harness's metrics from a run bundle and print tables or one JSON object
 //! (schema: `docs/metrics-json.md`).
 
@@ -27,6 +28,9 @@ pub struct Args {
     /// Gold-table definition: `harness` (FROM/JOIN regex, quirks included) or `parser`.
     #[arg(long, default_value = "harness", value_parser = parse_gold_rule)]
     pub gold_rule: GoldRule,
+    /// High-confidence threshold t of the table sets (P(yes) ≥ t; the gate's `--min-p`).
+    #[arg(long, default_value_t = 0.5, value_parser = parse_probability)]
+    pub confidence_threshold: f64,
     /// Bootstrap resamples for the gate intervals.
     #[arg(long, default_value_t = 10_000)]
     pub resamples: usize,
@@ -40,6 +44,13 @@ fn parse_gold_rule(s: &str) -> Result<GoldRule, String> {
         "harness" => Ok(GoldRule::Harness),
         "parser" => Ok(GoldRule::Parser),
         other => Err(format!("expected `harness` or `parser`, got `{other}`")),
+    }
+}
+
+fn parse_probability(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(t) if (0.0..=1.0).contains(&t) => Ok(t),
+        _ => Err(format!("expected a number from 0 to 1, got `{s}`")),
     }
 }
 
@@ -70,6 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let options = ReportOptions {
         k_max: usize::from(args.k_max),
         gold_rule: args.gold_rule,
+        confidence_threshold: args.confidence_threshold,
         bootstrap_resamples: args.resamples.max(1),
         bootstrap_seed: args.seed,
         ..ReportOptions::default()

@@ -1,0 +1,243 @@
+//! Table ranking: nDCG@k, recall@k and all-required@k curves for k = 1..K, the k*
+//! distribution, the high-confidence set, a per-question table and the question view —
+//! recomputed by `runlens-core` (the code behind `runlens metrics`) whenever k, the
+//! threshold, the gold definition or the corpus changes.
+
+mod controls;
+mod curves_table;
+mod question_panel;
+mod question_table;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_charts::{CurveChart, Marker, Palette, Series, Theme};
+use runlens_core::bundle::{Bundle, Corpus, RankingRow};
+use runlens_core::metrics::curves::{QuestionRanking, RetrievalCurves};
+use runlens_core::metrics::question_rows::question_rows;
+use runlens_core::metrics::report::ReportOptions;
+use runlens_core::metrics::report_retrieval::{RetrievalSection, retrieval_section};
+
+use crate::components::{AnyChart, ChartCanvas, MetricValue};
+use crate::state::UrlState;
+use crate::theme::chart_theme;
+use controls::RankingControls;
+use curves_table::CurvesTable;
+use question_panel::QuestionPanel;
+use question_table::QuestionTable;
+
+pub use crate::theme::prefers_dark;
+
+/// Reduces ranking rows to what the metrics need (stored gold).
+pub fn question_rankings(rows: &[RankingRow]) -> Vec<QuestionRanking> {
+    rows.iter()
+        .map(|r| {
+            let gold: HashSet<&str> = r.gold.iter().map(String::as_str).collect();
+            QuestionRanking::new(&r.ranked, &gold)
+        })
+        .collect()
+}
+
+/// The curve chart for `curves`, in the harness's colours plus nDCG.
+pub fn curve_chart(title: String, curves: &RetrievalCurves, theme: Theme) -> CurveChart {
+    let pts = |v: &[f64]| {
+        curves
+            .k
+            .iter()
+            .zip(v)
+            .map(|(&k, &y)| (k as u32, y))
+            .collect()
+    };
+    CurveChart {
+        title,
+        k_max: curves.k.len() as u32,
+        series: vec![
+            Series {
+                label: "recall@k (share of gold tables found)".into(),
+                color: Palette::RECALL,
+                marker: Marker::Circle,
+                points: pts(&curves.recall),
+            },
+            Series {
+                label: "all-required@k (every gold table found)".into(),
+                color: Palette::ALL_REQUIRED,
+                marker: Marker::Square,
+                points: pts(&curves.all_required),
+            },
+            Series {
+                label: "nDCG@k".into(),
+                color: Palette::NDCG,
+                marker: Marker::Triangle,
+                points: pts(&curves.ndcg),
+            },
+        ],
+        theme,
+    }
+}
+
+/// Every corpus with ranking rows pooled into one (for the "all corpora" choice).
+fn pooled(corpora: &[&Corpus]) -> Corpus {
+    Corpus {
+        name: "all corpora".into(),
+        rankings: corpora.iter().flat_map(|c| c.rankings.clone()).collect(),
+        questions: corpora.iter().flat_map(|c| c.questions.clone()).collect(),
+        ..Default::default()
+    }
+}
+
+/// The table-ranking view.
+#[component]
+pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
+    let state = UrlState::use_context();
+    let with_rows: Vec<&Corpus> = bundle
+        .body
+        .corpora
+        .iter()
+        .filter(|c| !c.rankings.is_empty())
+        .collect();
+    if with_rows.is_empty() {
+        return view! {
+            <section class="ranking" data-testid="ranking-view">
+                <h2>"Table ranking"</h2>
+                <p>"This bundle has no table-ranking rows (out/schema_retrieval.jsonl)."</p>
+            </section>
+        }
+        .into_any();
+    }
+    let names: Vec<String> = with_rows.iter().map(|c| c.name.clone()).collect();
+    let all = StoredValue::new(pooled(&with_rows));
+    let k_limit = with_rows
+        .iter()
+        .flat_map(|c| c.rankings.iter().map(|r| r.ranked.len()))
+        .max()
+        .unwrap_or(0)
+        .max(bundle.body.universe.len())
+        .max(1);
+    let parser_available = !bundle.body.namespaces.is_empty()
+        && with_rows
+            .iter()
+            .any(|c| c.questions.iter().any(|q| !q.gt_sql.is_empty()));
+    let first = names.first().cloned().unwrap_or_default();
+    let single = names.len() == 1;
+    let body = StoredValue::new(bundle.clone());
+    // The corpus shown: the chosen one if it has rankings, else all (or the only one).
+    let corpus_name = Memo::new(move |_| {
+        let chosen = state.with(|s| s.corpus.clone());
+        match chosen {
+            Some(c) if names.contains(&c) => Some(c),
+            _ if single => Some(first.clone()),
+            _ => None,
+        }
+    });
+    let options = Memo::new(move |_| {
+        state.with(|s| ReportOptions {
+            k_max: s.k.clamp(1, k_limit),
+            gold_rule: s.gold,
+            confidence_threshold: s.threshold,
+            ..ReportOptions::default()
+        })
+    });
+    let section = Memo::new(move |_| {
+        let opts = options.get();
+        let name = corpus_name.get();
+        with_corpus(body, all, name, |b, c| retrieval_section(&b.body, c, &opts))
+    });
+    // Question rows do not depend on k: only the gold rule and the threshold re-run them.
+    let row_options = Memo::new(move |_| {
+        let o = options.get();
+        (o.gold_rule, o.confidence_threshold)
+    });
+    let rows = Memo::new(move |_| {
+        let (gold_rule, confidence_threshold) = row_options.get();
+        let opts = ReportOptions {
+            gold_rule,
+            confidence_threshold,
+            ..ReportOptions::default()
+        };
+        let name = corpus_name.get();
+        with_corpus(body, all, name, |b, c| question_rows(&b.body, c, &opts)).unwrap_or_default()
+    });
+    let corpora = with_rows.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+    view! {
+        <section class="ranking" data-testid="ranking-view">
+            <h2>"Table ranking"</h2>
+            <RankingControls corpora=corpora k_limit=k_limit parser_available=parser_available />
+            {move || section.get().map(|s| {
+                let label = corpus_name.get().unwrap_or_else(|| "all corpora".into());
+                view! { <SectionView section=s corpus=label /> }
+            })}
+            <QuestionPanel rows=rows />
+            <QuestionTable rows=rows />
+        </section>
+    }
+    .into_any()
+}
+
+/// Runs `f` on the corpus named `name` (or the pooled corpus for `None`).
+fn with_corpus<T>(
+    body: StoredValue<Arc<Bundle>>,
+    all: StoredValue<Corpus>,
+    name: Option<String>,
+    f: impl FnOnce(&Bundle, &Corpus) -> T,
+) -> Option<T> {
+    body.with_value(|b| match name {
+        Some(n) => b.body.corpora.iter().find(|c| c.name == n).map(|c| f(b, c)),
+        None => all.with_value(|c| Some(f(b, c))),
+    })
+}
+
+/// Headline numbers, curves and their exact values for one computed section.
+#[component]
+fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
+    let curves = section.curves.clone();
+    let at = |v: &[f64], k: usize| v.get(k.max(1) - 1).copied().unwrap_or(0.0);
+    let k_hi = curves.k.len();
+    let k_mid = 5.min(k_hi);
+    let mut headline = vec![
+        (format!("ndcg@{k_hi}"), at(&curves.ndcg, k_hi)),
+        (format!("recall@{k_hi}"), at(&curves.recall, k_hi)),
+        (format!("all_required@{k_hi}"), at(&curves.all_required, k_hi)),
+    ];
+    if k_mid < k_hi {
+        headline.push((format!("recall@{k_mid}"), at(&curves.recall, k_mid)));
+        headline.push((format!("all_required@{k_mid}"), at(&curves.all_required, k_mid)));
+    }
+    let hc = section.high_confidence.clone();
+    let t = hc.threshold;
+    headline.extend([
+        ("high_confidence:mean_size".to_owned(), hc.mean_size),
+        ("high_confidence:precision".to_owned(), hc.precision),
+        ("high_confidence:recall".to_owned(), hc.recall),
+        ("high_confidence:full_coverage".to_owned(), hc.full_coverage),
+    ]);
+    let title = format!(
+        "Jev schema retrieval on {corpus} ({} questions, {} tables)",
+        curves.n_questions, section.universe_size
+    );
+    let chart = Signal::derive({
+        let curves = curves.clone();
+        move || AnyChart::Curves(curve_chart(title.clone(), &curves, chart_theme()))
+    });
+    let fallback = section.gold_fallback_rows;
+    view! {
+        <article class="corpus-curves" data-corpus=corpus.clone()>
+            <h3>{corpus.clone()}</h3>
+            <p class="settings">
+                {format!("{} questions · gold: {} · high-confidence set: P(yes) ≥ {t}",
+                    curves.n_questions,
+                    match section.gold_rule { runlens_core::metrics::gold_tables::GoldRule::Harness => "harness rule", _ => "SQL parser" })}
+            </p>
+            <Show when=move || { fallback > 0 }>
+                <p class="notice">{format!("{fallback} questions had no gold SQL to parse; their stored gold tables are used.")}</p>
+            </Show>
+            <dl class="headline">
+                {headline.into_iter().map(|(name, value)| view! {
+                    <div><dt>{name.clone()}</dt><dd><MetricValue name=name value=value /></dd></div>
+                }).collect_view()}
+            </dl>
+            <ChartCanvas id="ranking-curves" chart=chart />
+            <CurvesTable curves=curves />
+        </article>
+    }
+}

@@ -1,0 +1,112 @@
+//! One question (URL `question=`): P(yes) for every table with the threshold and gold tables
+//! marked — the published per-question figure — the high-confidence set and what the
+//! in-loop gate would use.
+
+use leptos::prelude::*;
+use runlens_core::metrics::gate_preview::gate_preview;
+use runlens_core::metrics::question_rows::QuestionRow;
+use runlens_core::metrics::report::ReportOptions;
+
+use crate::components::MetricValue;
+use crate::state::UrlState;
+
+/// The open question, or nothing when `question=` names no row of the current corpus.
+#[component]
+pub fn QuestionPanel(
+    /// Every question row of the current corpus under the current gold rule and threshold.
+    #[prop(into)]
+    rows: Signal<Vec<QuestionRow>>,
+) -> impl IntoView {
+    let state = UrlState::use_context();
+    let current = Memo::new(move |_| {
+        let id = state.with(|s| s.question.clone())?;
+        rows.with(|r| r.iter().find(|q| q.trace_id == id).cloned())
+    });
+    let missing = move || {
+        state.with(|s| s.question.clone()).filter(|_| current.with(Option::is_none))
+    };
+    view! {
+        {move || missing().map(|id| view! {
+            <p class="notice" data-testid="question-missing">
+                "Question " <code>{id}</code> " is not in this corpus's ranking rows."
+            </p>
+        })}
+        {move || current.get().map(|row| view! { <QuestionDetail row=row /> })}
+    }
+}
+
+#[component]
+fn QuestionDetail(row: QuestionRow) -> impl IntoView {
+    let state = UrlState::use_context();
+    let t = state.with_untracked(|s| s.threshold);
+    let options = ReportOptions {
+        confidence_threshold: t,
+        ..ReportOptions::default()
+    };
+    let gate = gate_preview(&row, &options);
+    let close = move |_| state.push(|s| s.question = None);
+    let hc = row.high_confidence_score.clone();
+    let in_set = |table: &str| row.high_confidence.iter().any(|h| h == table);
+    let table_rows: Vec<_> = row
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (i + 1, s.table.clone(), s.p, s.is_gold, in_set(&s.table)))
+        .collect();
+    let missing_gold: Vec<String> = row
+        .gold
+        .iter()
+        .filter(|g| !row.scores.iter().any(|s| &s.table == *g))
+        .cloned()
+        .collect();
+    view! {
+        <article class="question-detail" data-testid="question-detail" data-trace=row.trace_id.clone()>
+            <header class="question-head">
+                <h3>{format!("Question {}", row.trace_id)}</h3>
+                <button class="close" on:click=close aria-label="Close the question">"Close"</button>
+            </header>
+            <p class="question-text">{row.question.clone()}</p>
+            <p>
+                "gold tables: " {row.gold.join(", ")}
+                {row.gold_fallback.then_some(" (stored gold: no gold SQL to parse)")}
+            </p>
+            <Show when={let m = missing_gold.clone(); move || !m.is_empty()}>
+                <p class="notice">{format!("Not in the ranking at all: {}", missing_gold.join(", "))}</p>
+            </Show>
+            <dl class="headline">
+                <div><dt>"nDCG@10"</dt><dd><MetricValue name="question:ndcg@10" value=row.ndcg_at_10 /></dd></div>
+                <div><dt>"recall@5"</dt><dd><MetricValue name="question:recall@5" value=row.recall_at_5 /></dd></div>
+                <div><dt>"k*"</dt><dd>{row.k_star.map_or_else(|| "never".to_owned(), |k| k.to_string())}</dd></div>
+                <div><dt>{format!("set size (P ≥ {t})")}</dt><dd><MetricValue name="question:hc_size" value=hc.size as f64 digits=0 /></dd></div>
+                <div><dt>"set precision"</dt><dd><MetricValue name="question:hc_precision" value=hc.precision /></dd></div>
+                <div><dt>"set recall"</dt><dd><MetricValue name="question:hc_recall" value=hc.recall /></dd></div>
+            </dl>
+            <table class="questions scores" data-testid="question-scores">
+                <thead><tr><th>"rank"</th><th>"table"</th><th>"P(yes)"</th><th>"gold"</th><th>{format!("P ≥ {t}")}</th></tr></thead>
+                <tbody>
+                    {table_rows.into_iter().map(|(rank, table, p, gold, set)| view! {
+                        <tr class:gold=gold data-table=table.clone()>
+                            <td class="num">{rank}</td>
+                            <td>{table.clone()}</td>
+                            <td class="num" data-value=p.to_string()>{format!("{p:.4}")}</td>
+                            <td>{if gold { "★ gold" } else { "" }}</td>
+                            <td>{if set { "in set" } else { "" }}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <section class="gate-preview">
+                <h4>"What the gate would say"</h4>
+                <p>
+                    {format!("Confident set (P ≥ {}): ", gate.min_p)}
+                    <strong>{gate.confident.join(", ")}</strong>
+                    {gate.confident_is_fallback.then_some(" — no table reaches the threshold, so the gate falls back to the top-ranked table")}
+                </p>
+                <p class="hint">"Divergence mode fires at most once, after a query whose tables (and every table read before it) miss the confident set, with this hint:"</p>
+                <pre class="prompt-text">{gate.hint.clone()}</pre>
+                <p class="hint">"Prepend mode always puts this note before the system prompt:"</p>
+                <pre class="prompt-text">{gate.note.clone()}</pre>
+            </section>
+        </article>
+    }
+}

@@ -1,0 +1,187 @@
+//! The per-question table: sortable (URL `sort=`), filterable by text (`q=`), number of gold
+//! tables (`ngold=`) and "needs a table below rank 5" (`below5=`); a click opens the question.
+
+use std::cmp::Ordering;
+
+use leptos::prelude::*;
+use runlens_core::metrics::question_rows::QuestionRow;
+
+use crate::state::{Sort, UrlState, ViewState};
+
+/// Most rows rendered at once; the rest are reachable by filtering or sorting.
+pub const MAX_ROWS: usize = 500;
+
+/// A sortable column: key (URL), header, and the sort value.
+struct Col {
+    key: &'static str,
+    label: &'static str,
+    numeric: bool,
+}
+
+const COLS: [Col; 7] = [
+    Col { key: "trace_id", label: "id", numeric: false },
+    Col { key: "question", label: "question", numeric: false },
+    Col { key: "n_gold", label: "gold tables", numeric: true },
+    Col { key: "worst", label: "worst gold rank", numeric: true },
+    Col { key: "k_star", label: "k*", numeric: true },
+    Col { key: "ndcg10", label: "nDCG@10", numeric: true },
+    Col { key: "latency", label: "latency s", numeric: true },
+];
+
+/// Orders two rows by `column`; missing numbers sort as +∞ (a question whose gold is never
+/// fully ranked is "worse" than any rank).
+fn compare(a: &QuestionRow, b: &QuestionRow, column: &str) -> Ordering {
+    let n = |v: Option<usize>| v.map_or(f64::INFINITY, |x| x as f64);
+    match column {
+        "question" => a.question.cmp(&b.question),
+        "n_gold" => a.n_gold.cmp(&b.n_gold),
+        "worst" => n(a.worst_gold_rank).total_cmp(&n(b.worst_gold_rank)),
+        "k_star" => n(a.k_star).total_cmp(&n(b.k_star)),
+        "ndcg10" => a.ndcg_at_10.total_cmp(&b.ndcg_at_10),
+        "latency" => a
+            .latency_s
+            .unwrap_or(f64::INFINITY)
+            .total_cmp(&b.latency_s.unwrap_or(f64::INFINITY)),
+        _ => a.trace_id.cmp(&b.trace_id),
+    }
+}
+
+/// Whether `row` passes the filters of `state`.
+pub fn matches(row: &QuestionRow, state: &ViewState) -> bool {
+    let needle = state.search.trim().to_lowercase();
+    let text_ok = needle.is_empty()
+        || row.trace_id.to_lowercase().contains(&needle)
+        || row.question.to_lowercase().contains(&needle)
+        || row.gold.iter().any(|g| g.to_lowercase().contains(&needle));
+    text_ok
+        && state.n_gold.is_none_or(|n| row.n_gold == n)
+        && (!state.below5 || row.needs_below_rank_5)
+}
+
+/// The filtered rows in the order of `state.sort` (stable; default = ranking-file order).
+pub fn visible_rows(rows: &[QuestionRow], state: &ViewState) -> Vec<QuestionRow> {
+    let mut out: Vec<QuestionRow> = rows.iter().filter(|r| matches(r, state)).cloned().collect();
+    if let Some(sort) = &state.sort {
+        out.sort_by(|a, b| {
+            let o = compare(a, b, &sort.column);
+            if sort.descending { o.reverse() } else { o }
+        });
+    }
+    out
+}
+
+/// The table with its filter bar.
+#[component]
+pub fn QuestionTable(
+    /// Every question row of the current corpus under the current gold rule.
+    #[prop(into)]
+    rows: Signal<Vec<QuestionRow>>,
+) -> impl IntoView {
+    let state = UrlState::use_context();
+    let visible = Memo::new(move |_| state.with(|s| rows.with(|r| visible_rows(r, s))));
+    let gold_counts = Memo::new(move |_| {
+        let mut c: Vec<usize> = rows.with(|r| r.iter().map(|q| q.n_gold).collect());
+        c.sort_unstable();
+        c.dedup();
+        c
+    });
+    let total = move || rows.with(Vec::len);
+    view! {
+        <section class="question-table" data-testid="question-table">
+            <h3>"Questions"</h3>
+            <div class="controls">
+                <label>
+                    "search "
+                    <input type="search" data-testid="question-search" placeholder="id, question or table"
+                        prop:value=move || state.with(|s| s.search.clone())
+                        on:input=move |ev| { let v = event_target_value(&ev); state.replace(|s| s.search = v); }
+                        on:change=move |ev| { let v = event_target_value(&ev); state.push(|s| s.search = v); }
+                    />
+                </label>
+                <label>
+                    "gold tables "
+                    <select data-testid="ngold-select"
+                        prop:value=move || state.with(|s| s.n_gold.map(|n| n.to_string()).unwrap_or_default())
+                        on:change=move |ev| { let v = event_target_value(&ev); state.push(|s| s.n_gold = v.parse().ok()); }
+                    >
+                        <option value="">"any"</option>
+                        {move || gold_counts.get().into_iter().map(|n| view! { <option value=n.to_string()>{n}</option> }).collect_view()}
+                    </select>
+                </label>
+                <label>
+                    <input type="checkbox" data-testid="below5"
+                        prop:checked=move || state.with(|s| s.below5)
+                        on:change=move |ev| { let on = event_target_checked(&ev); state.push(|s| s.below5 = on); }
+                    />
+                    "needs a table below rank 5"
+                </label>
+                <span class="hint" data-testid="question-count">
+                    {move || format!("{} of {} questions", visible.with(Vec::len), total())}
+                </span>
+            </div>
+            <div class="table-scroll">
+            <table class="questions">
+                <thead><tr>{COLS.iter().map(|c| view! { <Header col=c /> }).collect_view()}</tr></thead>
+                <tbody>
+                    <For each=move || visible.get().into_iter().take(MAX_ROWS) key=|r| r.trace_id.clone() let(r)>
+                        <Row row=r />
+                    </For>
+                </tbody>
+            </table>
+            </div>
+            <Show when=move || { visible.with(Vec::len) > MAX_ROWS }>
+                <p class="hint">{move || format!("Showing the first {MAX_ROWS} of {}; filter or sort to see others.", visible.with(Vec::len))}</p>
+            </Show>
+        </section>
+    }
+}
+
+#[component]
+fn Header(col: &'static Col) -> impl IntoView {
+    let state = UrlState::use_context();
+    let aria = move || match state.with(|s| s.sort.clone()) {
+        Some(s) if s.column == col.key && s.descending => "descending",
+        Some(s) if s.column == col.key => "ascending",
+        _ => "none",
+    };
+    let click = move |_| {
+        state.push(|s| {
+            let descending = match &s.sort {
+                Some(cur) if cur.column == col.key => !cur.descending,
+                _ => col.numeric && col.key != "worst" && col.key != "k_star" && col.key != "latency",
+            };
+            s.sort = Some(Sort { column: col.key.to_owned(), descending });
+        });
+    };
+    view! {
+        <th aria-sort=aria>
+            <button class="sort" data-column=col.key on:click=click>{col.label}</button>
+        </th>
+    }
+}
+
+#[component]
+fn Row(row: QuestionRow) -> impl IntoView {
+    let state = UrlState::use_context();
+    let id = row.trace_id.clone();
+    let open = move |_| {
+        let id = id.clone();
+        state.push(move |s| s.question = Some(id));
+    };
+    let selected = {
+        let id = row.trace_id.clone();
+        move || state.with(|s| s.question.as_deref() == Some(id.as_str()))
+    };
+    let dash = |v: Option<usize>| v.map_or_else(|| "not ranked".to_owned(), |x| x.to_string());
+    view! {
+        <tr data-trace=row.trace_id.clone() class:selected=selected>
+            <td><button class="link" on:click=open>{row.trace_id.clone()}</button></td>
+            <td class="question-text">{row.question.clone()}</td>
+            <td>{row.gold.join(", ")}</td>
+            <td class="num">{dash(row.worst_gold_rank)}</td>
+            <td class="num">{dash(row.k_star)}</td>
+            <td class="num" data-value=row.ndcg_at_10.to_string()>{format!("{:.3}", row.ndcg_at_10)}</td>
+            <td class="num">{row.latency_s.map_or_else(|| "–".to_owned(), |l| format!("{l:.2}"))}</td>
+        </tr>
+    }
+}

@@ -1,0 +1,236 @@
+//! Every view's state as one value that round-trips through the page's query string, so a
+//! copied link reopens the same view. Defaults are left out of the query to keep links short.
+
+use runlens_core::metrics::gold_tables::GoldRule;
+
+/// The dashboard's tabs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tab {
+    /// Pass rates per model.
+    #[default]
+    Leaderboard,
+    /// Table-ranking curves, per-question table and question view.
+    Ranking,
+}
+
+impl Tab {
+    /// Every tab, in display order.
+    pub const ALL: [Tab; 2] = [Tab::Leaderboard, Tab::Ranking];
+
+    /// The query value.
+    pub fn key(self) -> &'static str {
+        match self {
+            Tab::Leaderboard => "leaderboard",
+            Tab::Ranking => "ranking",
+        }
+    }
+
+    /// The tab's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Tab::Leaderboard => "Leaderboard",
+            Tab::Ranking => "Table ranking",
+        }
+    }
+
+    fn from_key(key: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|t| t.key() == key)
+    }
+}
+
+/// A column sort: the column key and its direction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sort {
+    /// Column key.
+    pub column: String,
+    /// Descending when true.
+    pub descending: bool,
+}
+
+impl Sort {
+    /// Parses `column` (ascending) or `-column` (descending).
+    pub fn parse(s: &str) -> Option<Sort> {
+        let (descending, column) = match s.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        (!column.is_empty()).then(|| Sort {
+            column: column.to_owned(),
+            descending,
+        })
+    }
+
+    /// The query form: `column` or `-column`.
+    pub fn to_param(&self) -> String {
+        if self.descending {
+            format!("-{}", self.column)
+        } else {
+            self.column.clone()
+        }
+    }
+}
+
+/// Default largest k of the curves (the harness reports k = 1..10).
+pub const DEFAULT_K: usize = 10;
+/// Default high-confidence threshold (the gate's `--min-p`).
+pub const DEFAULT_THRESHOLD: f64 = 0.5;
+
+/// The state of every view. `ViewState::default()` is the landing view of a bundle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewState {
+    /// `bundle`: where the bundle lives (relative or absolute URL); `None` = start page.
+    pub bundle: Option<String>,
+    /// `h`: the first 12 hex characters of the bundle's content hash the link was made for.
+    pub hash: Option<String>,
+    /// `tab`.
+    pub tab: Tab,
+    /// `corpus`: one corpus, or `None` for all.
+    pub corpus: Option<String>,
+    /// `models`: model keys to show (empty = all).
+    pub models: Vec<String>,
+    /// `k`: largest cutoff of the ranking curves.
+    pub k: usize,
+    /// `t`: high-confidence threshold on P(yes).
+    pub threshold: f64,
+    /// `gold`: gold-table definition (`harness` or `parser`).
+    pub gold: GoldRule,
+    /// `q`: search text of the per-question table.
+    pub search: String,
+    /// `ngold`: only questions with this many gold tables.
+    pub n_gold: Option<usize>,
+    /// `below5`: only questions that need a table ranked below 5.
+    pub below5: bool,
+    /// `sort`: sort of the per-question table.
+    pub sort: Option<Sort>,
+    /// `lbsort`: sort of the leaderboard.
+    pub board_sort: Option<Sort>,
+    /// `question`: the open question (trace id).
+    pub question: Option<String>,
+}
+
+impl Default for ViewState {
+    fn default() -> Self {
+        ViewState {
+            bundle: None,
+            hash: None,
+            tab: Tab::default(),
+            corpus: None,
+            models: Vec::new(),
+            k: DEFAULT_K,
+            threshold: DEFAULT_THRESHOLD,
+            gold: GoldRule::Harness,
+            search: String::new(),
+            n_gold: None,
+            below5: false,
+            sort: None,
+            board_sort: None,
+            question: None,
+        }
+    }
+}
+
+fn gold_key(rule: GoldRule) -> &'static str {
+    match rule {
+        GoldRule::Harness => "harness",
+        GoldRule::Parser => "parser",
+    }
+}
+
+fn non_empty(v: &str) -> Option<String> {
+    let v = v.trim();
+    (!v.is_empty()).then(|| v.to_owned())
+}
+
+impl ViewState {
+    /// Reads the state from query pairs (already percent-decoded). Unknown keys are ignored;
+    /// values that do not parse keep their defaults, so a hand-edited link never breaks the page.
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> ViewState {
+        let mut s = ViewState::default();
+        for (key, value) in pairs {
+            match key {
+                "bundle" => s.bundle = non_empty(value),
+                "h" => {
+                    s.hash = Some(value.trim().to_ascii_lowercase())
+                        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()));
+                }
+                "tab" => s.tab = Tab::from_key(value).unwrap_or_default(),
+                "corpus" => s.corpus = non_empty(value),
+                "models" => {
+                    s.models = value.split(',').filter_map(non_empty).collect();
+                }
+                "k" => {
+                    if let Ok(k) = value.parse::<usize>() {
+                        s.k = k.clamp(1, 10_000);
+                    }
+                }
+                "t" => {
+                    if let Ok(t) = value.parse::<f64>()
+                        && (0.0..=1.0).contains(&t)
+                    {
+                        s.threshold = t;
+                    }
+                }
+                "gold" => {
+                    s.gold = if value == "parser" {
+                        GoldRule::Parser
+                    } else {
+                        GoldRule::Harness
+                    };
+                }
+                "q" => s.search = value.to_owned(),
+                "ngold" => s.n_gold = value.parse().ok(),
+                "below5" => s.below5 = value == "1",
+                "sort" => s.sort = Sort::parse(value),
+                "lbsort" => s.board_sort = Sort::parse(value),
+                "question" => s.question = non_empty(value),
+                _ => {}
+            }
+        }
+        s
+    }
+
+    /// The query pairs that differ from the defaults, in a fixed order.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let d = ViewState::default();
+        let mut out = Vec::new();
+        let mut put = |key: &'static str, value: Option<String>| {
+            if let Some(v) = value {
+                out.push((key, v));
+            }
+        };
+        put("bundle", self.bundle.clone());
+        put("h", self.hash.clone());
+        put("tab", (self.tab != d.tab).then(|| self.tab.key().to_owned()));
+        put("corpus", self.corpus.clone());
+        put(
+            "models",
+            (!self.models.is_empty()).then(|| self.models.join(",")),
+        );
+        put("k", (self.k != d.k).then(|| self.k.to_string()));
+        put(
+            "t",
+            (self.threshold != d.threshold).then(|| self.threshold.to_string()),
+        );
+        put(
+            "gold",
+            (self.gold != d.gold).then(|| gold_key(self.gold).to_owned()),
+        );
+        put("q", (!self.search.is_empty()).then(|| self.search.clone()));
+        put("ngold", self.n_gold.map(|n| n.to_string()));
+        put("below5", self.below5.then(|| "1".to_owned()));
+        put("sort", self.sort.as_ref().map(Sort::to_param));
+        put("lbsort", self.board_sort.as_ref().map(Sort::to_param));
+        put("question", self.question.clone());
+        out
+    }
+
+    /// Whether `model` is shown under the model selection.
+    pub fn shows_model(&self, model: &str) -> bool {
+        self.models.is_empty() || self.models.iter().any(|m| m == model)
+    }
+
+    /// Whether `corpus` is shown under the corpus selection.
+    pub fn shows_corpus(&self, corpus: &str) -> bool {
+        self.corpus.as_deref().is_none_or(|c| c == corpus)
+    }
+}

@@ -1,0 +1,116 @@
+//! The URL state: query encoding round trips, defaults stay out of links, hand-edited links
+//! never break the page, and the tab bar / sort headers / sliders change the state.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use runlens_core::metrics::gold_tables::GoldRule;
+use runlens_web::components::{TabBar, hash_disagrees};
+use runlens_web::state::{Sort, Tab, UrlState, ViewState, decode_query, encode_query};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn full_state() -> ViewState {
+    ViewState {
+        bundle: Some("https://example.org/runs/a b.json.gz".into()),
+        hash: Some("0123456789ab".into()),
+        tab: Tab::Ranking,
+        corpus: Some("dev & test".into()),
+        models: vec!["gpt-4.1".into(), "qwen3-coder-30b".into()],
+        k: 7,
+        threshold: 0.35,
+        gold: GoldRule::Parser,
+        search: "MRR by month, EMEA=North?".into(),
+        n_gold: Some(2),
+        below5: true,
+        sort: Some(Sort {
+            column: "k_star".into(),
+            descending: true,
+        }),
+        board_sort: Some(Sort {
+            column: "turns".into(),
+            descending: false,
+        }),
+        question: Some("ex-007".into()),
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_field_round_trips_through_the_query() {
+    let s = full_state();
+    let q = encode_query(&s);
+    assert_eq!(
+        q,
+        "?bundle=https://example.org/runs/a%20b.json.gz&h=0123456789ab&tab=ranking\
+         &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b&k=7&t=0.35&gold=parser\
+         &q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&lbsort=turns\
+         &question=ex-007"
+    );
+    assert_eq!(decode_query(&q), s);
+}
+
+#[wasm_bindgen_test]
+fn defaults_stay_out_of_links() {
+    assert_eq!(encode_query(&ViewState::default()), "");
+    let s = ViewState {
+        bundle: Some("bundles/article.json.gz".into()),
+        ..ViewState::default()
+    };
+    assert_eq!(encode_query(&s), "?bundle=bundles/article.json.gz");
+}
+
+#[wasm_bindgen_test]
+fn hand_edited_links_fall_back_to_defaults() {
+    let s = decode_query("?tab=nope&k=zero&t=1.5&gold=x&h=not-hex&ngold=-1&%E2%28=1&q=%ZZ+a");
+    let expected = ViewState {
+        search: "%ZZ a".into(),
+        ..ViewState::default()
+    };
+    assert_eq!(s, expected);
+    // k is clamped to at least 1; `+` is a space.
+    assert_eq!(decode_query("k=0").k, 1);
+    assert_eq!(decode_query("?q=a+b").search, "a b");
+}
+
+#[wasm_bindgen_test]
+fn hash_comparison_uses_the_links_prefix() {
+    let full = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+    assert!(!hash_disagrees("0123456789ab", full));
+    assert!(!hash_disagrees("0123456789AB", full));
+    assert!(hash_disagrees("0123456789ac", full));
+    assert!(!hash_disagrees("", full));
+    assert!(hash_disagrees(&format!("{full}00"), full));
+}
+
+#[wasm_bindgen_test]
+async fn the_tab_bar_switches_tabs() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let host: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&host).unwrap();
+    let state = UrlState::detached(ViewState::default());
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(state);
+        view! { <TabBar /> }
+    }));
+    leptos::task::tick().await;
+    let selected = |tab: &str| {
+        host.query_selector(&format!("[data-tab='{tab}']"))
+            .unwrap()
+            .unwrap()
+            .get_attribute("aria-selected")
+            .unwrap()
+    };
+    assert_eq!(selected("leaderboard"), "true");
+    assert_eq!(selected("ranking"), "false");
+    let ranking: web_sys::HtmlElement = host
+        .query_selector("[data-tab='ranking']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    ranking.click();
+    leptos::task::tick().await;
+    assert_eq!(state.with_untracked(|s| s.tab), Tab::Ranking);
+    assert_eq!(selected("ranking"), "true");
+    assert_eq!(selected("leaderboard"), "false");
+}
