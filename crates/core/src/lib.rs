@@ -11,9 +11,11 @@
 //! - [`rules`]: the harness's rules config (semantic + decidable rules) and its checks.
 //! - [`metrics`]: table ranking, failures, leaderboard, gate, statistics.
 //! - [`jev`]: the Jev wire types and the harness's exact labelling/ranking requests.
+//! - [`trajectory`]: the trajectory viewer's SQL highlighting, tables, results and diff.
 
 pub mod bundle;
 pub mod import;
 pub mod jev;
 pub mod metrics;
 pub mod rules;
+pub mod trajectory;
