@@ -1,9 +1,10 @@
 //! Property tests for the trajectory viewer's pure parts: highlight spans rebuild the input,
-//! result parsing never panics, the diff rebuilds both sides.
+//! result parsing never panics, the diff rebuilds both sides, audit files round-trip.
 // proptest needs std features (fork/timeouts) the wasm32 runner lacks; native only.
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use runlens_core::audit::{AuditDecision, AuditLog, Verdict};
 use runlens_core::trajectory::{DiffTag, ResultView, result_table, sql_diff, sql_highlight};
 
 /// SQL-looking text: keywords, names, quotes of every kind, comments, operators, unicode.
@@ -65,5 +66,17 @@ proptest! {
         let lines = |s: &str| s.lines().map(str::to_owned).collect::<Vec<_>>();
         prop_assert_eq!(side(DiffTag::Delete), lines(&a));
         prop_assert_eq!(side(DiffTag::Insert), lines(&b));
+    }
+
+    #[test]
+    fn audit_log_round_trips_json_and_csv(
+        entries in prop::collection::vec(("[a-z/,\" ]{1,8}", 0usize..3, any::<String>(), "[0-9T:Z-]{0,20}"), 0..8)
+    ) {
+        let mut log = AuditLog::new();
+        for (key, v, note, at) in entries {
+            log.record(AuditDecision { key, verdict: Verdict::ALL[v], note, decided_at: at });
+        }
+        prop_assert_eq!(AuditLog::from_json(&log.to_json()), Ok(log.clone()));
+        prop_assert_eq!(AuditLog::from_csv(&log.to_csv()), Ok(log));
     }
 }
