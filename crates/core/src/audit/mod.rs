@@ -7,6 +7,7 @@ mod log;
 mod queue;
 
 pub use error::FormatError;
+pub(crate) use error::{Errors, describe, first_error_line, string_field};
 pub use files::{AUDIT_FORMAT, CSV_HEADER};
 pub use log::{AuditCounts, AuditDecision, AuditLog, Verdict};
 pub use queue::{AuditItem, audit_key, audit_queue};

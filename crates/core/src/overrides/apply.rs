@@ -1,0 +1,249 @@
+//! Applying an overrides file to a bundle body, and the "what changed" summary.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::file::{LabelOverride, OVERRIDES_FORMAT, OverridesFile};
+use crate::audit::audit_key;
+use crate::bundle::{BundleBody, FailureLabel};
+use crate::metrics::failures::{FailureCounts, count_failures};
+
+/// Why an overrides file cannot be applied (nothing is changed then).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// `format` / `version` are not `runlens-overrides` / 1.
+    #[error(
+        "overrides file: expected format \"runlens-overrides\" version 1, found {format:?} version {version}"
+    )]
+    Format {
+        /// The format found.
+        format: String,
+        /// The version found.
+        version: u32,
+    },
+    /// An override names a corpus the bundle lacks.
+    #[error("overrides[{index}] ({key}): corpus {corpus:?} is not in the bundle")]
+    UnknownCorpus {
+        /// 0-based override index.
+        index: usize,
+        /// The override key.
+        key: String,
+        /// The corpus named.
+        corpus: String,
+    },
+    /// `key` is not `new.model/new.trace_id`, or `original` is for another cell.
+    #[error("overrides[{index}]: key {key:?}: expected {expected:?}")]
+    KeyMismatch {
+        /// 0-based override index.
+        index: usize,
+        /// The key found.
+        key: String,
+        /// The key `new` (and `original`) imply.
+        expected: String,
+    },
+}
+
+/// What applying did.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct AppliedSummary {
+    /// Overrides that replaced an existing label.
+    pub replaced: usize,
+    /// Overrides for cells that had no label (appended).
+    pub inserted: usize,
+    /// Overrides whose label was already in place (applying twice changes nothing).
+    pub unchanged: usize,
+    /// Keys whose label before applying equalled neither `original` nor `new` (applied
+    /// anyway; the bundle's labels differ from the ones the override was made on).
+    pub stale: Vec<String>,
+    /// Per corpus touched, the count differences.
+    pub changes: IndexMap<String, WhatChanged>,
+}
+
+/// Replaces failure labels by the overrides, in file order. Checks every override first
+/// and changes nothing on error. Does not check `bundle_hash` (the caller compares it with
+/// the bundle's stored `content_hash` via [`OverridesFile::matches_bundle`]; recomputing the
+/// hash of a large body is slow).
+pub fn apply_overrides(
+    body: &mut BundleBody,
+    file: &OverridesFile,
+) -> Result<AppliedSummary, ApplyError> {
+    if file.format != OVERRIDES_FORMAT || file.version != 1 {
+        return Err(ApplyError::Format {
+            format: file.format.clone(),
+            version: file.version,
+        });
+    }
+    for (index, o) in file.overrides.iter().enumerate() {
+        check(body, index, o)?;
+    }
+    let mut summary = AppliedSummary::default();
+    let mut before: IndexMap<String, Vec<FailureLabel>> = IndexMap::new();
+    let mut indexes: HashMap<String, HashMap<String, usize>> = HashMap::new();
+    for o in &file.overrides {
+        let Some(corpus) = body.corpora.iter_mut().find(|c| c.name == o.corpus) else {
+            continue; // checked above
+        };
+        before
+            .entry(corpus.name.clone())
+            .or_insert_with(|| corpus.failure_labels.clone());
+        let index = indexes.entry(corpus.name.clone()).or_insert_with(|| {
+            let mut map = HashMap::new();
+            for (i, l) in corpus.failure_labels.iter().enumerate() {
+                map.entry(audit_key(&l.model, &l.trace_id)).or_insert(i);
+            }
+            map
+        });
+        match index
+            .get(&o.key)
+            .and_then(|&i| corpus.failure_labels.get_mut(i))
+        {
+            Some(current) if *current == o.new => summary.unchanged += 1,
+            Some(current) => {
+                if o.original.as_ref() != Some(current) {
+                    summary.stale.push(o.key.clone());
+                }
+                *current = o.new.clone();
+                summary.replaced += 1;
+            }
+            None => {
+                if o.original.is_some() {
+                    summary.stale.push(o.key.clone());
+                }
+                index.insert(o.key.clone(), corpus.failure_labels.len());
+                corpus.failure_labels.push(o.new.clone());
+                summary.inserted += 1;
+            }
+        }
+    }
+    for (name, old) in before {
+        if let Some(corpus) = body.corpus(&name) {
+            summary
+                .changes
+                .insert(name, what_changed(&old, &corpus.failure_labels));
+        }
+    }
+    Ok(summary)
+}
+
+fn check(body: &BundleBody, index: usize, o: &LabelOverride) -> Result<(), ApplyError> {
+    if body.corpus(&o.corpus).is_none() {
+        return Err(ApplyError::UnknownCorpus {
+            index,
+            key: o.key.clone(),
+            corpus: o.corpus.clone(),
+        });
+    }
+    let expected = audit_key(&o.new.model, &o.new.trace_id);
+    let original_ok = o
+        .original
+        .as_ref()
+        .is_none_or(|l| audit_key(&l.model, &l.trace_id) == expected);
+    if o.key != expected || !original_ok {
+        return Err(ApplyError::KeyMismatch {
+            index,
+            key: o.key.clone(),
+            expected,
+        });
+    }
+    Ok(())
+}
+
+/// One count that changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CountChange {
+    /// Sub-mode, family or bucket label.
+    pub key: String,
+    /// Count before.
+    pub before: usize,
+    /// Count after.
+    pub after: usize,
+}
+
+/// Count differences between two label sets (only keys whose count changed, in the
+/// taxonomy order of [`FailureCounts`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct WhatChanged {
+    /// Cells whose label differs (changed, added or removed).
+    pub labels_changed: usize,
+    /// Sub-mode counts that changed.
+    pub sub_mode: Vec<CountChange>,
+    /// Family counts that changed.
+    pub family: Vec<CountChange>,
+    /// FM crosswalk bucket counts that changed.
+    pub fm_bucket: Vec<CountChange>,
+}
+
+/// Compares two label sets of one corpus (before and after re-labelling).
+///
+/// Example: one `wrong_join` re-labelled `correct_but_judged_fail` → sub-mode `wrong_join`
+/// 1 → 0 and `correct_but_judged_fail` 0 → 1; family `query_construction` 1 → 0 and
+/// `grading` 0 → 1; bucket `FM4 wrong impl` 1 → 0 and `not a model failure` 0 → 1.
+pub fn what_changed(before: &[FailureLabel], after: &[FailureLabel]) -> WhatChanged {
+    let count =
+        |labels: &[FailureLabel]| count_failures(labels.iter().map(|l| l.sub_mode.as_deref()));
+    let (b, a): (FailureCounts, FailureCounts) = (count(before), count(after));
+    let by_key = |labels: &[FailureLabel]| -> HashMap<String, FailureLabel> {
+        labels
+            .iter()
+            .map(|l| (audit_key(&l.model, &l.trace_id), l.clone()))
+            .collect()
+    };
+    let (old, new) = (by_key(before), by_key(after));
+    let changed = new.iter().filter(|(k, l)| old.get(*k) != Some(*l)).count()
+        + old.keys().filter(|k| !new.contains_key(*k)).count();
+    WhatChanged {
+        labels_changed: changed,
+        sub_mode: diff_counts(&b.sub_mode, &a.sub_mode),
+        family: diff_counts(&b.family, &a.family),
+        fm_bucket: diff_counts(&b.fm_bucket, &a.fm_bucket),
+    }
+}
+
+fn diff_counts(
+    before: &IndexMap<String, usize>,
+    after: &IndexMap<String, usize>,
+) -> Vec<CountChange> {
+    let keys = after
+        .keys()
+        .chain(before.keys().filter(|k| !after.contains_key(*k)));
+    keys.filter_map(|k| {
+        let (b, a) = (
+            before.get(k).copied().unwrap_or(0),
+            after.get(k).copied().unwrap_or(0),
+        );
+        (b != a).then(|| CountChange {
+            key: k.clone(),
+            before: b,
+            after: a,
+        })
+    })
+    .collect()
+}
+
+impl WhatChanged {
+    /// The one-line summary, e.g. `1 label changed; sub-mode: wrong_join 1→0,
+    /// correct_but_judged_fail 0→1; family: …; FM bucket: …` (`no label changed` when empty).
+    pub fn summary_line(&self) -> String {
+        if self.labels_changed == 0 {
+            return "no label changed".into();
+        }
+        let plural = if self.labels_changed == 1 { "" } else { "s" };
+        let mut parts = vec![format!("{} label{plural} changed", self.labels_changed)];
+        for (name, list) in [
+            ("sub-mode", &self.sub_mode),
+            ("family", &self.family),
+            ("FM bucket", &self.fm_bucket),
+        ] {
+            if !list.is_empty() {
+                let items: Vec<String> = list
+                    .iter()
+                    .map(|c| format!("{} {}→{}", c.key, c.before, c.after))
+                    .collect();
+                parts.push(format!("{name}: {}", items.join(", ")));
+            }
+        }
+        parts.join("; ")
+    }
+}
