@@ -15,7 +15,8 @@ use sqlparser::tokenizer::{Location, Token, TokenWithSpan, Tokenizer, Whitespace
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SpanKind {
-    /// A SQL keyword (`SELECT`, `FROM`; also keyword-like names such as `count`).
+    /// A SQL keyword (`SELECT`, `FROM`; also unqualified keyword-like names such as `count`
+    /// or `day`, which the tokenizer cannot tell apart).
     Keyword,
     /// An unquoted identifier.
     Identifier,
@@ -60,7 +61,7 @@ pub fn sql_highlight(sql: &str) -> Vec<HighlightSpan> {
         .tokenize_with_location_into_buf(&mut tokens);
     let mut out: Vec<HighlightSpan> = Vec::with_capacity(tokens.len() + 1);
     let mut cursor = Cursor::new(sql);
-    for token in &tokens {
+    for (i, token) in tokens.iter().enumerate() {
         if matches!(token.token, Token::EOF) {
             continue;
         }
@@ -68,7 +69,17 @@ pub fn sql_highlight(sql: &str) -> Vec<HighlightSpan> {
         let end = cursor.advance_to(token.span.end);
         if end > start {
             let text = sql.get(start..end).unwrap_or_default();
-            push(&mut out, kind_of(&token.token), text);
+            let mut kind = kind_of(&token.token);
+            // A keyword-like word in a qualified name (`t.day`, `system.tables`) is a name.
+            let is_period = |j: Option<usize>| {
+                j.and_then(|j| tokens.get(j))
+                    .is_some_and(|t| t.token == Token::Period)
+            };
+            if kind == SpanKind::Keyword && (is_period(i.checked_sub(1)) || is_period(Some(i + 1)))
+            {
+                kind = SpanKind::Identifier;
+            }
+            push(&mut out, kind, text);
         }
     }
     if let Some(rest) = sql.get(cursor.byte..).filter(|r| !r.is_empty()) {

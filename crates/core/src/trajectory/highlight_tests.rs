@@ -96,6 +96,26 @@ fn unterminated_string_highlights_the_prefix_then_other() {
 }
 
 #[test]
+fn keyword_like_names_in_qualified_names_are_identifiers() {
+    assert_eq!(
+        spans("SELECT u.day FROM system.tables"),
+        vec![
+            (Keyword, "SELECT"),
+            (Whitespace, " "),
+            (Identifier, "u"),
+            (Punctuation, "."),
+            (Identifier, "day"),
+            (Whitespace, " "),
+            (Keyword, "FROM"),
+            (Whitespace, " "),
+            (Identifier, "system"),
+            (Punctuation, "."),
+            (Identifier, "tables"),
+        ]
+    );
+}
+
+#[test]
 fn empty_input_gives_no_spans() {
     assert!(sql_highlight("").is_empty());
 }

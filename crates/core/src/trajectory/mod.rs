@@ -4,9 +4,11 @@
 pub mod diff;
 pub mod highlight;
 pub mod result_view;
+pub mod steps;
 pub mod tables;
 
 pub use diff::{DiffLine, DiffTag, sql_diff, sql_diff_statements};
 pub use highlight::{HighlightSpan, SpanKind, sql_highlight};
 pub use result_view::{ResultView, result_table};
+pub use steps::{Step, run_steps};
 pub use tables::{StatementTables, TableMark, gold_set, statement_tables};

@@ -97,7 +97,12 @@ fn parse_rows(body: &str, truncated: bool) -> Result<Parsed, String> {
             Ok(Value::Object(map)) => objects.push(map.into_iter().collect()),
             Ok(_) => return Err(format!("line {number} is not a JSON object")),
             Err(_) if truncated && i == last => partial_line_dropped = true,
-            Err(e) => return Err(format!("line {number} is not valid JSON: {e}")),
+            Err(e) => {
+                return Err(format!(
+                    "line {number}, column {}: not valid JSON",
+                    e.column()
+                ));
+            }
         }
     }
     let mut columns: IndexMap<&str, ()> = IndexMap::new();
