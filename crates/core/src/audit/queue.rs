@@ -1,6 +1,6 @@
 //! The judge audit queue: failures the labeller thinks were graded wrongly, most likely first.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use serde::Serialize;
 
@@ -55,16 +55,13 @@ pub fn audit_key(model: &str, trace_id: &str) -> String {
 pub fn audit_queue(corpus: &Corpus, threshold: f64) -> Vec<AuditItem> {
     let rows = corpus.result_index();
     let questions = corpus.question_index();
-    let mut seen: HashMap<(&str, &str), ()> = HashMap::new();
+    let mut seen: HashSet<(&str, &str)> = HashSet::new();
     let mut items: Vec<AuditItem> = Vec::new();
     for label in &corpus.failure_labels {
         let Some(p) = label.correct_despite_fail.filter(|p| *p >= threshold) else {
             continue;
         };
-        if seen
-            .insert((label.model.as_str(), label.trace_id.as_str()), ())
-            .is_some()
-        {
+        if !seen.insert((label.model.as_str(), label.trace_id.as_str())) {
             continue;
         }
         let row = rows

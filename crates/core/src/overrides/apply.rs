@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::changes::{WhatChanged, what_changed};
+use super::changes::{WhatChanged, from_counts, sub_mode_counts};
 use super::file::{LabelOverride, OVERRIDES_FORMAT, OverridesFile};
 use crate::audit::audit_key;
 use crate::bundle::{BundleBody, FailureLabel};
+use crate::metrics::failures::FailureCounts;
 
 /// Why an overrides file cannot be applied (nothing is changed then).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -79,26 +80,21 @@ pub fn apply_overrides(
         check(body, index, o)?;
     }
     let mut summary = AppliedSummary::default();
-    let mut before: IndexMap<String, Vec<FailureLabel>> = IndexMap::new();
-    let mut indexes: HashMap<String, HashMap<String, usize>> = HashMap::new();
+    // Per touched corpus: counts before, key → index, and each touched key's first label.
+    let mut touched: IndexMap<String, Touched> = IndexMap::new();
     for o in &file.overrides {
         let Some(corpus) = body.corpora.iter_mut().find(|c| c.name == o.corpus) else {
             continue; // checked above
         };
-        before
+        let t = touched
             .entry(corpus.name.clone())
-            .or_insert_with(|| corpus.failure_labels.clone());
-        let index = indexes.entry(corpus.name.clone()).or_insert_with(|| {
-            let mut map = HashMap::new();
-            for (i, l) in corpus.failure_labels.iter().enumerate() {
-                map.entry(audit_key(&l.model, &l.trace_id)).or_insert(i);
-            }
-            map
-        });
-        match index
-            .get(&o.key)
-            .and_then(|&i| corpus.failure_labels.get_mut(i))
-        {
+            .or_insert_with(|| Touched::new(&corpus.failure_labels));
+        let slot = t.index.get(&o.key).copied();
+        let current = slot.and_then(|i| corpus.failure_labels.get_mut(i));
+        t.first
+            .entry(o.key.clone())
+            .or_insert_with(|| current.as_deref().cloned());
+        match current {
             Some(current) if *current == o.new => summary.unchanged += 1,
             Some(current) => {
                 if o.original.as_ref() != Some(current) {
@@ -111,20 +107,52 @@ pub fn apply_overrides(
                 if o.original.is_some() {
                     summary.stale.push(o.key.clone());
                 }
-                index.insert(o.key.clone(), corpus.failure_labels.len());
+                t.index.insert(o.key.clone(), corpus.failure_labels.len());
                 corpus.failure_labels.push(o.new.clone());
                 summary.inserted += 1;
             }
         }
     }
-    for (name, old) in before {
-        if let Some(corpus) = body.corpus(&name) {
-            summary
-                .changes
-                .insert(name, what_changed(&old, &corpus.failure_labels));
-        }
+    for (name, t) in touched {
+        let Some(corpus) = body.corpus(&name) else {
+            continue;
+        };
+        let labels = &corpus.failure_labels;
+        let changed = t
+            .first
+            .iter()
+            .filter(|(key, first)| {
+                let now = t.index.get(*key).and_then(|&i| labels.get(i));
+                now != first.as_ref()
+            })
+            .count();
+        let after = sub_mode_counts(labels);
+        summary
+            .changes
+            .insert(name, from_counts(&t.counts, &after, changed));
     }
     Ok(summary)
+}
+
+/// What [`apply_overrides`] remembers about a corpus it changes (no copy of all labels).
+struct Touched {
+    counts: FailureCounts,
+    index: HashMap<String, usize>,
+    first: HashMap<String, Option<FailureLabel>>,
+}
+
+impl Touched {
+    fn new(labels: &[FailureLabel]) -> Touched {
+        let mut index = HashMap::with_capacity(labels.len());
+        for (i, l) in labels.iter().enumerate() {
+            index.entry(audit_key(&l.model, &l.trace_id)).or_insert(i);
+        }
+        Touched {
+            counts: sub_mode_counts(labels),
+            index,
+            first: HashMap::new(),
+        }
+    }
 }
 
 fn check(body: &BundleBody, index: usize, o: &LabelOverride) -> Result<(), ApplyError> {

@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use crate::audit::audit_key;
 use crate::bundle::FailureLabel;
 use crate::metrics::failures::{FailureCounts, count_failures};
 
@@ -41,20 +40,33 @@ pub struct WhatChanged {
 /// 1 → 0 and `correct_but_judged_fail` 0 → 1; family `query_construction` 1 → 0 and
 /// `grading` 0 → 1; bucket `FM4 wrong impl` 1 → 0 and `not a model failure` 0 → 1.
 pub fn what_changed(before: &[FailureLabel], after: &[FailureLabel]) -> WhatChanged {
-    let count =
-        |labels: &[FailureLabel]| count_failures(labels.iter().map(|l| l.sub_mode.as_deref()));
-    let (b, a): (FailureCounts, FailureCounts) = (count(before), count(after));
-    let by_key = |labels: &[FailureLabel]| -> HashMap<String, FailureLabel> {
-        labels
-            .iter()
-            .map(|l| (audit_key(&l.model, &l.trace_id), l.clone()))
-            .collect()
-    };
     let (old, new) = (by_key(before), by_key(after));
     let changed = new.iter().filter(|(k, l)| old.get(*k) != Some(*l)).count()
         + old.keys().filter(|k| !new.contains_key(*k)).count();
+    from_counts(&sub_mode_counts(before), &sub_mode_counts(after), changed)
+}
+
+/// Labels by `(model, trace_id)` (a repeated key keeps its last label).
+fn by_key(labels: &[FailureLabel]) -> HashMap<(&str, &str), &FailureLabel> {
+    labels
+        .iter()
+        .map(|l| ((l.model.as_str(), l.trace_id.as_str()), l))
+        .collect()
+}
+
+/// The sub-mode / family / bucket counts of a label set.
+pub(crate) fn sub_mode_counts(labels: &[FailureLabel]) -> FailureCounts {
+    count_failures(labels.iter().map(|l| l.sub_mode.as_deref()))
+}
+
+/// The changes between two counts, for `labels_changed` cells.
+pub(crate) fn from_counts(
+    b: &FailureCounts,
+    a: &FailureCounts,
+    labels_changed: usize,
+) -> WhatChanged {
     WhatChanged {
-        labels_changed: changed,
+        labels_changed,
         sub_mode: diff_counts(&b.sub_mode, &a.sub_mode),
         family: diff_counts(&b.family, &a.family),
         fm_bucket: diff_counts(&b.fm_bucket, &a.fm_bucket),

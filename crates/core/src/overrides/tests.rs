@@ -196,3 +196,28 @@ fn file_errors_name_line_and_field() {
         "overrides file: line 1: field version: expected 1, found number 2"
     );
 }
+
+#[test]
+fn what_changed_doc_example_and_net_effect_of_two_overrides() {
+    let before = vec![label("m", "q", Some("wrong_join"))];
+    let after = vec![label("m", "q", Some("correct_but_judged_fail"))];
+    assert_eq!(
+        what_changed(&before, &after).summary_line(),
+        "1 label changed; sub-mode: wrong_join 1→0, correct_but_judged_fail 0→1; \
+         family: query_construction 1→0, grading 0→1; \
+         FM bucket: FM4 wrong impl 1→0, not a model failure 0→1"
+    );
+    // The same key re-labelled and then put back: nothing changed overall.
+    let mut b = body();
+    let mut f = OverridesFile::new("h");
+    f.overrides = vec![
+        relabel("m-a", "q2", Some("wrong_join"), "tool_loop"),
+        relabel("m-a", "q2", Some("tool_loop"), "wrong_join"),
+    ];
+    f.overrides[1].new.correct_despite_fail = Some(0.2);
+    let summary = apply_overrides(&mut b, &f).unwrap();
+    assert_eq!(summary.replaced, 2);
+    assert_eq!(summary.stale, vec!["m-a/q2".to_string()]); // 2nd original has cdf 0.2, not 0.9
+    assert_eq!(summary.changes["dev"], WhatChanged::default());
+    assert_eq!(b, body());
+}
