@@ -51,7 +51,13 @@ pub struct HighlightSpan {
 
 /// Splits `sql` into highlighted spans whose texts concatenate to `sql` exactly.
 ///
-/// Example: `SELECT 1` → Keyword `SELECT`, Whitespace ` `, Number `1`.
+/// ```
+/// use runlens_core::trajectory::{SpanKind, sql_highlight};
+/// let spans = sql_highlight("SELECT 1");
+/// let kinds: Vec<SpanKind> = spans.iter().map(|s| s.kind).collect();
+/// assert_eq!(kinds, [SpanKind::Keyword, SpanKind::Whitespace, SpanKind::Number]);
+/// assert_eq!(spans.iter().map(|s| s.text.as_str()).collect::<String>(), "SELECT 1");
+/// ```
 pub fn sql_highlight(sql: &str) -> Vec<HighlightSpan> {
     let dialect = ClickHouseDialect {};
     let mut tokens: Vec<TokenWithSpan> = Vec::new();

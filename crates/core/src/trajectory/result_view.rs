@@ -51,7 +51,14 @@ pub enum ResultView {
 
 /// Parses one `sql_results` string. Never panics.
 ///
-/// Example: `{"n":3}` → `Table { columns: ["n"], rows: [[Some("3")]], truncated: false, .. }`.
+/// ```
+/// use runlens_core::trajectory::{ResultView, result_table};
+/// let ResultView::Table { columns, rows, truncated, .. } = result_table("{\"n\":3}") else {
+///     panic!("a table");
+/// };
+/// assert_eq!((columns, rows, truncated), (vec!["n".to_string()], vec![vec![Some("3".to_string())]], false));
+/// assert_eq!(result_table("(empty result)"), ResultView::Empty);
+/// ```
 pub fn result_table(text: &str) -> ResultView {
     if text == EMPTY_RESULT {
         return ResultView::Empty;
