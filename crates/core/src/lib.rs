@@ -11,9 +11,15 @@
 //! - [`rules`]: the harness's rules config (semantic + decidable rules) and its checks.
 //! - [`metrics`]: table ranking, failures, leaderboard, gate, statistics.
 //! - [`jev`]: the Jev wire types and the harness's exact labelling/ranking requests.
+//! - [`audit`]: the judge audit queue and the reviewer's decisions.
+//! - [`overrides`]: re-labelled failures applied on top of a bundle, with provenance.
+//! - [`trajectory`]: the trajectory viewer's SQL highlighting, tables, results and diff.
 
+pub mod audit;
 pub mod bundle;
 pub mod import;
 pub mod jev;
 pub mod metrics;
+pub mod overrides;
 pub mod rules;
+pub mod trajectory;

@@ -1,0 +1,179 @@
+//! Applying an overrides file to a bundle body.
+
+use std::collections::HashMap;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::changes::{WhatChanged, from_counts, sub_mode_counts};
+use super::file::{LabelOverride, OVERRIDES_FORMAT, OverridesFile};
+use crate::audit::audit_key;
+use crate::bundle::{BundleBody, FailureLabel};
+use crate::metrics::failures::FailureCounts;
+
+/// Why an overrides file cannot be applied (nothing is changed then).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ApplyError {
+    /// `format` / `version` are not `runlens-overrides` / 1.
+    #[error(
+        "overrides file: expected format \"runlens-overrides\" version 1, found {format:?} version {version}"
+    )]
+    Format {
+        /// The format found.
+        format: String,
+        /// The version found.
+        version: u32,
+    },
+    /// An override names a corpus the bundle lacks.
+    #[error("overrides[{index}] ({key}): corpus {corpus:?} is not in the bundle")]
+    UnknownCorpus {
+        /// 0-based override index.
+        index: usize,
+        /// The override key.
+        key: String,
+        /// The corpus named.
+        corpus: String,
+    },
+    /// `key` is not `new.model/new.trace_id`, or `original` is for another cell.
+    #[error("overrides[{index}]: key {key:?}: expected {expected:?}")]
+    KeyMismatch {
+        /// 0-based override index.
+        index: usize,
+        /// The key found.
+        key: String,
+        /// The key `new` (and `original`) imply.
+        expected: String,
+    },
+}
+
+/// What applying did.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct AppliedSummary {
+    /// Overrides that replaced an existing label.
+    pub replaced: usize,
+    /// Overrides for cells that had no label (appended).
+    pub inserted: usize,
+    /// Overrides whose label was already in place (applying twice changes nothing).
+    pub unchanged: usize,
+    /// Keys whose label before applying equalled neither `original` nor `new` (applied
+    /// anyway; the bundle's labels differ from the ones the override was made on).
+    pub stale: Vec<String>,
+    /// Per corpus touched, the count differences.
+    pub changes: IndexMap<String, WhatChanged>,
+}
+
+/// Replaces failure labels by the overrides, in file order. Checks every override first
+/// and changes nothing on error. Does not check `bundle_hash` (the caller compares it with
+/// the bundle's stored `content_hash` via [`OverridesFile::matches_bundle`]; recomputing the
+/// hash of a large body is slow).
+pub fn apply_overrides(
+    body: &mut BundleBody,
+    file: &OverridesFile,
+) -> Result<AppliedSummary, ApplyError> {
+    if file.format != OVERRIDES_FORMAT || file.version != 1 {
+        return Err(ApplyError::Format {
+            format: file.format.clone(),
+            version: file.version,
+        });
+    }
+    for (index, o) in file.overrides.iter().enumerate() {
+        check(body, index, o)?;
+    }
+    let mut summary = AppliedSummary::default();
+    // Per touched corpus: counts before, key → index, and each touched key's first label.
+    let mut touched: IndexMap<String, Touched> = IndexMap::new();
+    for o in &file.overrides {
+        let Some(corpus) = body.corpora.iter_mut().find(|c| c.name == o.corpus) else {
+            continue; // checked above
+        };
+        let t = touched
+            .entry(corpus.name.clone())
+            .or_insert_with(|| Touched::new(&corpus.failure_labels));
+        let slot = t.index.get(&o.key).copied();
+        let current = slot.and_then(|i| corpus.failure_labels.get_mut(i));
+        t.first
+            .entry(o.key.clone())
+            .or_insert_with(|| current.as_deref().cloned());
+        match current {
+            Some(current) if *current == o.new => summary.unchanged += 1,
+            Some(current) => {
+                if o.original.as_ref() != Some(current) {
+                    summary.stale.push(o.key.clone());
+                }
+                *current = o.new.clone();
+                summary.replaced += 1;
+            }
+            None => {
+                if o.original.is_some() {
+                    summary.stale.push(o.key.clone());
+                }
+                t.index.insert(o.key.clone(), corpus.failure_labels.len());
+                corpus.failure_labels.push(o.new.clone());
+                summary.inserted += 1;
+            }
+        }
+    }
+    for (name, t) in touched {
+        let Some(corpus) = body.corpus(&name) else {
+            continue;
+        };
+        let labels = &corpus.failure_labels;
+        let changed = t
+            .first
+            .iter()
+            .filter(|(key, first)| {
+                let now = t.index.get(*key).and_then(|&i| labels.get(i));
+                now != first.as_ref()
+            })
+            .count();
+        let after = sub_mode_counts(labels);
+        summary
+            .changes
+            .insert(name, from_counts(&t.counts, &after, changed));
+    }
+    Ok(summary)
+}
+
+/// What [`apply_overrides`] remembers about a corpus it changes (no copy of all labels).
+struct Touched {
+    counts: FailureCounts,
+    index: HashMap<String, usize>,
+    first: HashMap<String, Option<FailureLabel>>,
+}
+
+impl Touched {
+    fn new(labels: &[FailureLabel]) -> Touched {
+        let mut index = HashMap::with_capacity(labels.len());
+        for (i, l) in labels.iter().enumerate() {
+            index.entry(audit_key(&l.model, &l.trace_id)).or_insert(i);
+        }
+        Touched {
+            counts: sub_mode_counts(labels),
+            index,
+            first: HashMap::new(),
+        }
+    }
+}
+
+fn check(body: &BundleBody, index: usize, o: &LabelOverride) -> Result<(), ApplyError> {
+    if body.corpus(&o.corpus).is_none() {
+        return Err(ApplyError::UnknownCorpus {
+            index,
+            key: o.key.clone(),
+            corpus: o.corpus.clone(),
+        });
+    }
+    let expected = audit_key(&o.new.model, &o.new.trace_id);
+    let original_ok = o
+        .original
+        .as_ref()
+        .is_none_or(|l| audit_key(&l.model, &l.trace_id) == expected);
+    if o.key != expected || !original_ok {
+        return Err(ApplyError::KeyMismatch {
+            index,
+            key: o.key.clone(),
+            expected,
+        });
+    }
+    Ok(())
+}
