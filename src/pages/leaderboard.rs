@@ -35,7 +35,7 @@ pub fn sorted(rows: &[LeaderboardEntry], sort: Option<&Sort>) -> Vec<Leaderboard
             (true, false) => Ordering::Greater,
             (false, true) => Ordering::Less,
             (false, false) => {
-                let o = va.cmp(&vb);
+                let o = va.order(&vb);
                 if sort.descending { o.reverse() } else { o }
             }
         }

@@ -200,7 +200,10 @@ impl ViewState {
         };
         put("bundle", self.bundle.clone());
         put("h", self.hash.clone());
-        put("tab", (self.tab != d.tab).then(|| self.tab.key().to_owned()));
+        put(
+            "tab",
+            (self.tab != d.tab).then(|| self.tab.key().to_owned()),
+        );
         put("corpus", self.corpus.clone());
         put(
             "models",

@@ -25,13 +25,21 @@ pub fn RankingControls(
     let set_k = move |value: String, push: bool| {
         if let Ok(v) = value.parse::<usize>() {
             let f = move |s: &mut crate::state::ViewState| s.k = v.clamp(1, k_limit.max(1));
-            if push { state.push(f) } else { state.replace(f) }
+            if push {
+                state.push(f)
+            } else {
+                state.replace(f)
+            }
         }
     };
     let set_t = move |value: String, push: bool| {
         if let Ok(v) = value.parse::<f64>() {
             let f = move |s: &mut crate::state::ViewState| s.threshold = v.clamp(0.0, 1.0);
-            if push { state.push(f) } else { state.replace(f) }
+            if push {
+                state.push(f)
+            } else {
+                state.replace(f)
+            }
         }
     };
     let gold = move || state.with(|s| s.gold);

@@ -12,7 +12,14 @@ pub fn CurvesTable(curves: RetrievalCurves) -> impl IntoView {
         .enumerate()
         .map(|(i, &k)| {
             let v = |s: &[f64]| s.get(i).copied().unwrap_or(0.0);
-            (k, v(&curves.ndcg), v(&curves.recall), v(&curves.all_required), v(&curves.precision), v(&curves.hit))
+            (
+                k,
+                v(&curves.ndcg),
+                v(&curves.recall),
+                v(&curves.all_required),
+                v(&curves.precision),
+                v(&curves.hit),
+            )
         })
         .collect();
     view! {

@@ -197,11 +197,17 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
     let mut headline = vec![
         (format!("ndcg@{k_hi}"), at(&curves.ndcg, k_hi)),
         (format!("recall@{k_hi}"), at(&curves.recall, k_hi)),
-        (format!("all_required@{k_hi}"), at(&curves.all_required, k_hi)),
+        (
+            format!("all_required@{k_hi}"),
+            at(&curves.all_required, k_hi),
+        ),
     ];
     if k_mid < k_hi {
         headline.push((format!("recall@{k_mid}"), at(&curves.recall, k_mid)));
-        headline.push((format!("all_required@{k_mid}"), at(&curves.all_required, k_mid)));
+        headline.push((
+            format!("all_required@{k_mid}"),
+            at(&curves.all_required, k_mid),
+        ));
     }
     let hc = section.high_confidence.clone();
     let t = hc.threshold;

@@ -23,7 +23,9 @@ pub fn QuestionPanel(
         rows.with(|r| r.iter().find(|q| q.trace_id == id).cloned())
     });
     let missing = move || {
-        state.with(|s| s.question.clone()).filter(|_| current.with(Option::is_none))
+        state
+            .with(|s| s.question.clone())
+            .filter(|_| current.with(Option::is_none))
     };
     view! {
         {move || missing().map(|id| view! {
@@ -45,7 +47,7 @@ fn QuestionDetail(row: QuestionRow) -> impl IntoView {
     };
     let gate = gate_preview(&row, &options);
     let close = move |_| state.push(|s| s.question = None);
-    let hc = row.high_confidence_score.clone();
+    let hc = row.high_confidence_score;
     let in_set = |table: &str| row.high_confidence.iter().any(|h| h == table);
     let table_rows: Vec<_> = row
         .scores

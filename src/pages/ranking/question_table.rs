@@ -19,13 +19,41 @@ struct Col {
 }
 
 const COLS: [Col; 7] = [
-    Col { key: "trace_id", label: "id", numeric: false },
-    Col { key: "question", label: "question", numeric: false },
-    Col { key: "n_gold", label: "gold tables", numeric: true },
-    Col { key: "worst", label: "worst gold rank", numeric: true },
-    Col { key: "k_star", label: "k*", numeric: true },
-    Col { key: "ndcg10", label: "nDCG@10", numeric: true },
-    Col { key: "latency", label: "latency s", numeric: true },
+    Col {
+        key: "trace_id",
+        label: "id",
+        numeric: false,
+    },
+    Col {
+        key: "question",
+        label: "question",
+        numeric: false,
+    },
+    Col {
+        key: "n_gold",
+        label: "gold tables",
+        numeric: true,
+    },
+    Col {
+        key: "worst",
+        label: "worst gold rank",
+        numeric: true,
+    },
+    Col {
+        key: "k_star",
+        label: "k*",
+        numeric: true,
+    },
+    Col {
+        key: "ndcg10",
+        label: "nDCG@10",
+        numeric: true,
+    },
+    Col {
+        key: "latency",
+        label: "latency s",
+        numeric: true,
+    },
 ];
 
 /// Orders two rows by `column`; missing numbers sort as +∞ (a question whose gold is never
@@ -148,9 +176,14 @@ fn Header(col: &'static Col) -> impl IntoView {
         state.push(|s| {
             let descending = match &s.sort {
                 Some(cur) if cur.column == col.key => !cur.descending,
-                _ => col.numeric && col.key != "worst" && col.key != "k_star" && col.key != "latency",
+                _ => {
+                    col.numeric && col.key != "worst" && col.key != "k_star" && col.key != "latency"
+                }
             };
-            s.sort = Some(Sort { column: col.key.to_owned(), descending });
+            s.sort = Some(Sort {
+                column: col.key.to_owned(),
+                descending,
+            });
         });
     };
     view! {
