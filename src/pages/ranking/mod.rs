@@ -15,9 +15,11 @@ use leptos::prelude::*;
 use runlens_charts::{CurveChart, Marker, Palette, Series, Theme};
 use runlens_core::bundle::{Bundle, Corpus, RankingRow};
 use runlens_core::metrics::curves::{QuestionRanking, RetrievalCurves};
-use runlens_core::metrics::question_rows::question_rows;
+use runlens_core::metrics::question_rows::question_rows_with;
 use runlens_core::metrics::report::ReportOptions;
-use runlens_core::metrics::report_retrieval::{RetrievalSection, retrieval_section};
+use runlens_core::metrics::report_retrieval::{
+    RetrievalInputs, RetrievalSection, retrieval_section_with,
+};
 
 use crate::components::{AnyChart, ChartCanvas, MetricValue};
 use crate::state::UrlState;
@@ -138,25 +140,36 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
             ..ReportOptions::default()
         })
     });
+    // Gold sets (the SQL parsing) depend only on the corpus and the gold rule; k and the
+    // threshold reuse them, so moving a slider recomputes without parsing.
+    let gold_rule = Memo::new(move |_| options.with(|o| o.gold_rule));
+    let inputs = Memo::new(move |_| {
+        let rule = gold_rule.get();
+        with_corpus(body, all, corpus_name.get(), |b, c| {
+            Arc::new(RetrievalInputs::new(&b.body, c, rule))
+        })
+    });
     let section = Memo::new(move |_| {
         let opts = options.get();
-        let name = corpus_name.get();
-        with_corpus(body, all, name, |b, c| retrieval_section(&b.body, c, &opts))
+        let inputs = inputs.get()?;
+        with_corpus(body, all, corpus_name.get(), |b, c| {
+            retrieval_section_with(&b.body, c, &inputs, &opts)
+        })
     });
     // Question rows do not depend on k: only the gold rule and the threshold re-run them.
-    let row_options = Memo::new(move |_| {
-        let o = options.get();
-        (o.gold_rule, o.confidence_threshold)
-    });
+    let threshold = Memo::new(move |_| options.with(|o| o.confidence_threshold));
     let rows = Memo::new(move |_| {
-        let (gold_rule, confidence_threshold) = row_options.get();
         let opts = ReportOptions {
-            gold_rule,
-            confidence_threshold,
+            confidence_threshold: threshold.get(),
             ..ReportOptions::default()
         };
-        let name = corpus_name.get();
-        with_corpus(body, all, name, |b, c| question_rows(&b.body, c, &opts)).unwrap_or_default()
+        let Some(inputs) = inputs.get() else {
+            return Vec::new();
+        };
+        with_corpus(body, all, corpus_name.get(), |_, c| {
+            question_rows_with(c, &inputs, &opts)
+        })
+        .unwrap_or_default()
     });
     let corpora = with_rows.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
     view! {

@@ -11,7 +11,7 @@ use super::ranking::{
     recall_from_positions, worst_gold_rank_from_positions,
 };
 use super::report::ReportOptions;
-use super::row_gold::GoldChooser;
+use super::report_retrieval::RetrievalInputs;
 use crate::bundle::{BundleBody, Corpus};
 
 /// One table of a question's ranking, in rank order.
@@ -99,13 +99,23 @@ pub fn question_rows(
     corpus: &Corpus,
     options: &ReportOptions,
 ) -> Vec<QuestionRow> {
-    let chooser = GoldChooser::new(&body.namespaces, corpus, options.gold_rule);
+    let inputs = RetrievalInputs::new(body, corpus, options.gold_rule);
+    question_rows_with(corpus, &inputs, options)
+}
+
+/// [`question_rows`] from prepared [`RetrievalInputs`] of the same `corpus` (no SQL parsing;
+/// the gold rule is the inputs').
+pub fn question_rows_with(
+    corpus: &Corpus,
+    inputs: &RetrievalInputs,
+    options: &ReportOptions,
+) -> Vec<QuestionRow> {
     let questions = corpus.question_index();
     corpus
         .rankings
         .iter()
-        .map(|r| {
-            let row_gold = chooser.gold(r);
+        .zip(&inputs.golds)
+        .map(|(r, row_gold)| {
             let gold = &row_gold.tables;
             let positions = gold_positions(&r.ranked, gold);
             let n_gold = gold.len();

@@ -11,7 +11,7 @@ use super::curves::{
 };
 use super::gold_tables::{GoldDifference, GoldRule, TableMatcher, gold_rule_differences};
 use super::report::ReportOptions;
-use super::row_gold::GoldChooser;
+use super::row_gold::{GoldChooser, RowGold};
 use super::stats::{mean, median, report_p90, upper_median};
 use crate::bundle::{BundleBody, Corpus};
 
@@ -72,28 +72,79 @@ pub struct RetrievalSection {
     pub gold_rule_differences: Vec<GoldDifference>,
 }
 
+/// What a retrieval section needs that depends only on the corpus and the gold rule — the
+/// gold set of every ranking row and the rule differences, i.e. all the SQL parsing. Build
+/// it once and call [`retrieval_section_with`] for any `k` and threshold (the dashboard
+/// recomputes on every slider move).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetrievalInputs {
+    /// The gold rule the sets were chosen with.
+    pub gold_rule: GoldRule,
+    /// Gold set of each ranking row, in `corpus.rankings` order.
+    pub golds: Vec<RowGold>,
+    /// Questions whose gold sets differ between the two rules.
+    pub differences: Vec<GoldDifference>,
+}
+
+impl RetrievalInputs {
+    /// Chooses every row's gold set under `gold_rule` and finds the rule differences.
+    pub fn new(body: &BundleBody, corpus: &Corpus, gold_rule: GoldRule) -> RetrievalInputs {
+        let chooser = GoldChooser::new(&body.namespaces, corpus, gold_rule);
+        let matcher = TableMatcher::new(&body.namespaces).ok();
+        let differences = match &matcher {
+            Some(m) if !body.namespaces.is_empty() => {
+                let ids: HashSet<&str> = corpus
+                    .rankings
+                    .iter()
+                    .map(|r| r.trace_id.as_str())
+                    .collect();
+                let qs = corpus
+                    .questions
+                    .iter()
+                    .filter(|q| ids.is_empty() || ids.contains(q.trace_id.as_str()));
+                gold_rule_differences(m, qs.map(|q| (q.trace_id.as_str(), q.gt_sql.as_slice())))
+            }
+            _ => Vec::new(),
+        };
+        RetrievalInputs {
+            gold_rule,
+            golds: corpus.rankings.iter().map(|r| chooser.gold(r)).collect(),
+            differences,
+        }
+    }
+}
+
 /// Computes the retrieval section from the corpus's ranking rows.
 pub fn retrieval_section(
     body: &BundleBody,
     corpus: &Corpus,
     options: &ReportOptions,
 ) -> RetrievalSection {
-    let matcher = TableMatcher::new(&body.namespaces).ok();
-    let chooser = GoldChooser::new(&body.namespaces, corpus, options.gold_rule);
+    let inputs = RetrievalInputs::new(body, corpus, options.gold_rule);
+    retrieval_section_with(body, corpus, &inputs, options)
+}
+
+/// [`retrieval_section`] from prepared [`RetrievalInputs`] (built from the same `corpus`);
+/// the gold rule is the inputs', `options.gold_rule` is not read.
+pub fn retrieval_section_with(
+    body: &BundleBody,
+    corpus: &Corpus,
+    inputs: &RetrievalInputs,
+    options: &ReportOptions,
+) -> RetrievalSection {
     let mut fallback = 0;
     let mut rows = Vec::with_capacity(corpus.rankings.len());
     let (mut size, mut prec, mut rec, mut cover) = (0.0, 0.0, 0.0, 0.0);
-    for r in &corpus.rankings {
-        let row_gold = chooser.gold(r);
+    for (r, row_gold) in corpus.rankings.iter().zip(&inputs.golds) {
         fallback += usize::from(row_gold.fallback);
-        let gold = row_gold.tables;
-        rows.push(QuestionRanking::new(&r.ranked, &gold));
+        let gold = &row_gold.tables;
+        rows.push(QuestionRanking::new(&r.ranked, gold));
         let set = high_confidence_set(
             &r.ranked,
             |t| r.scores.get(t).copied(),
             options.confidence_threshold,
         );
-        let s = score_table_set(&set, &gold);
+        let s = score_table_set(&set, gold);
         size += s.size as f64;
         prec += s.precision;
         rec += s.recall;
@@ -105,21 +156,6 @@ pub fn retrieval_section(
         .filter_map(|r| r.worst_gold_rank().map(|w| w as f64))
         .collect();
     let latencies: Vec<f64> = corpus.rankings.iter().filter_map(|r| r.latency_s).collect();
-    let differences = match &matcher {
-        Some(m) if !body.namespaces.is_empty() => {
-            let ids: HashSet<&str> = corpus
-                .rankings
-                .iter()
-                .map(|r| r.trace_id.as_str())
-                .collect();
-            let qs = corpus
-                .questions
-                .iter()
-                .filter(|q| ids.is_empty() || ids.contains(q.trace_id.as_str()));
-            gold_rule_differences(m, qs.map(|q| (q.trace_id.as_str(), q.gt_sql.as_slice())))
-        }
-        _ => Vec::new(),
-    };
     RetrievalSection {
         n_questions: rows.len(),
         universe_size: corpus
@@ -129,7 +165,7 @@ pub fn retrieval_section(
             .max()
             .unwrap_or(0)
             .max(body.universe.len()),
-        gold_rule: options.gold_rule,
+        gold_rule: inputs.gold_rule,
         gold_fallback_rows: fallback,
         curves: retrieval_curves(&rows, options.k_max),
         k_star: k_star_distribution(&rows),
@@ -148,6 +184,6 @@ pub fn retrieval_section(
             median: median(&latencies),
             p90_report: report_p90(&latencies),
         },
-        gold_rule_differences: differences,
+        gold_rule_differences: inputs.differences.clone(),
     }
 }
