@@ -11,8 +11,10 @@
 //! - [`rules`]: the harness's rules config (semantic + decidable rules) and its checks.
 //! - [`metrics`]: table ranking, failures, leaderboard, gate, statistics.
 //! - [`jev`]: the Jev wire types and the harness's exact labelling/ranking requests.
+//! - [`csv`]: an RFC 4180 writer for table exports, with a formula-injection guard.
 
 pub mod bundle;
+pub mod csv;
 pub mod import;
 pub mod jev;
 pub mod metrics;
