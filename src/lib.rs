@@ -1,6 +1,7 @@
 //! runlens-web: the dashboard, a Leptos CSR app built by trunk.
 //!
 //! Single owners: [`api`] makes every HTTP call, [`data`] turns URLs into loaded bundles,
+//! [`export`] performs every file download,
 //! [`panic`] shows a visible error if the app ever panics. Pages compose components; every
 //! number comes from `runlens-core`, every chart from `runlens-charts`.
 
@@ -8,6 +9,7 @@ pub mod api;
 pub mod app;
 pub mod components;
 pub mod data;
+pub mod export;
 pub mod gunzip;
 pub mod pages;
 pub mod panic;

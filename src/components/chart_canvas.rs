@@ -3,19 +3,12 @@
 use leptos::{html::Canvas, prelude::*};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
-use runlens_charts::{CiBarChart, CurveChart, draw_ci_bars, draw_curves};
+pub use runlens_charts::AnyChart;
+use runlens_charts::{AnyLayout, draw_any};
 
-/// Any chart the dashboard draws.
-#[derive(Debug, Clone, PartialEq)]
-pub enum AnyChart {
-    /// Metric-versus-k lines.
-    Curves(CurveChart),
-    /// Bars with interval whiskers.
-    CiBars(CiBarChart),
-}
-
-/// Draws `chart` on a canvas of `width` × `height` pixels; shows an inline message if the
-/// canvas cannot be drawn on.
+/// Draws `chart` on a canvas of `width` × `height` pixels, with an optional caption line
+/// under the plot (so PNG exports carry it); shows an inline message if the canvas cannot
+/// be drawn on.
 #[component]
 pub fn ChartCanvas(
     /// The chart to draw; redrawn whenever it changes.
@@ -30,12 +23,20 @@ pub fn ChartCanvas(
     /// `id` of the canvas element.
     #[prop(into)]
     id: String,
+    /// Caption drawn under the plot (e.g. bundle hash and view settings); none when empty.
+    #[prop(optional, into)]
+    caption: Signal<String>,
+    /// Called with the drawn chart's pixel geometry after every draw (hover read-outs and
+    /// hit-testing: `CurveLayout::k_at`, `ProbabilityLayout::bar_at`, …).
+    #[prop(optional)]
+    on_layout: Option<Callback<AnyLayout>>,
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (failure, set_failure) = signal(None::<String>);
     Effect::new(move |_| {
         let chart = chart.get();
         let h = height.get();
+        let caption = caption.get();
         let Some(el) = canvas.get() else { return };
         // Resizing clears the canvas, so it happens here, before drawing.
         if el.height() != h {
@@ -45,14 +46,19 @@ pub fn ChartCanvas(
             .ok_or_else(|| "this browser gave no 2D drawing context".to_owned())
             .and_then(|backend| {
                 let root = backend.into_drawing_area();
-                match &chart {
-                    AnyChart::Curves(c) => draw_curves(&root, c).map(drop),
-                    AnyChart::CiBars(c) => draw_ci_bars(&root, c).map(drop),
-                }
-                .map_err(|e| e.to_string())?;
-                root.present().map_err(|e| e.to_string())
+                let layout = draw_any(&root, &chart, &caption).map_err(|e| e.to_string())?;
+                root.present().map_err(|e| e.to_string())?;
+                Ok(layout)
             });
-        set_failure.set(outcome.err());
+        match outcome {
+            Ok(layout) => {
+                set_failure.set(None);
+                if let Some(cb) = on_layout {
+                    cb.run(layout);
+                }
+            }
+            Err(e) => set_failure.set(Some(e)),
+        }
     });
     view! {
         <canvas id=id node_ref=canvas width=width height=height.get_untracked() class="chart"></canvas>

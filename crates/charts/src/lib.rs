@@ -2,15 +2,26 @@
 //! [`DrawingBackend`](plotters::prelude::DrawingBackend).
 //!
 //! The app draws these functions on a `<canvas>` (plotters-canvas); the tests and the SVG export
-//! draw the very same functions to `SVGBackend`. Nothing here knows about Leptos, the DOM or how
+//! ([`render_svg`]) draw the very same functions to `SVGBackend`. Nothing here knows about Leptos, the DOM or how
 //! the numbers were computed: callers pass finished data (computed by `runlens-core`).
 
+mod any;
 mod ci_bars;
 mod curves;
+mod k_star;
+mod probability;
+mod text;
 mod theme;
 
+pub use any::{AnyChart, AnyLayout, CAPTION_HEIGHT, SvgError, draw_any, render_svg};
 pub use ci_bars::{BarLayout, CiBar, CiBarChart, draw_ci_bars};
 pub use curves::{CurveChart, CurveLayout, Marker, Series, draw_curves};
+pub use k_star::{KStarChart, KStarLayout, NOT_FOUND_LABEL, draw_k_star_histogram};
+pub use probability::{
+    GOLD_MARK, ProbabilityBar, ProbabilityChart, ProbabilityLayout, TITLE_CHARS,
+    draw_probability_bars,
+};
+pub use text::{format_threshold, truncate_chars};
 pub use theme::{Palette, Theme};
 
 /// The error type of every drawing function: plotters' drawing-area error for backend `DB`.

@@ -12,6 +12,12 @@ impl Palette {
     pub const ALL_REQUIRED: RGBColor = RGBColor(0xd6, 0x27, 0x28);
     /// nDCG@k (not plotted by the harness): Okabe-Ito bluish green (`#009E73`).
     pub const NDCG: RGBColor = RGBColor(0x00, 0x9e, 0x73);
+    /// Gold tables in the per-question chart: Okabe-Ito vermillion (`#D55E00`).
+    pub const GOLD: RGBColor = RGBColor(0xd5, 0x5e, 0x00);
+    /// Non-gold tables and the "not found" k* bar: Okabe-Ito grey (`#999999`).
+    pub const OTHER: RGBColor = RGBColor(0x99, 0x99, 0x99);
+    /// k* histogram bars: Okabe-Ito blue (`#0072B2`).
+    pub const K_STAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
 }
 
 /// Background, text and grid colours of one theme.

@@ -14,9 +14,11 @@
 //! - [`audit`]: the judge audit queue and the reviewer's decisions.
 //! - [`overrides`]: re-labelled failures applied on top of a bundle, with provenance.
 //! - [`trajectory`]: the trajectory viewer's SQL highlighting, tables, results and diff.
+//! - [`csv`]: an RFC 4180 writer for table exports, with a formula-injection guard.
 
 pub mod audit;
 pub mod bundle;
+pub mod csv;
 pub mod import;
 pub mod jev;
 pub mod metrics;

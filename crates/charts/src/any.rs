@@ -1,0 +1,120 @@
+//! Every chart behind one enum, drawn with an optional caption line under the plot, to any
+//! backend (the app's canvas) or to SVG text (the export).
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_svg::SVGBackend;
+
+use crate::text::truncate_chars;
+use crate::{
+    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, KStarChart, KStarLayout,
+    ProbabilityChart, ProbabilityLayout, draw_ci_bars, draw_curves, draw_k_star_histogram,
+    draw_probability_bars,
+};
+
+/// Any chart the dashboard draws.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnyChart {
+    /// Metric-versus-k lines.
+    Curves(CurveChart),
+    /// Bars with interval whiskers.
+    CiBars(CiBarChart),
+    /// The per-question P(yes) bars.
+    Probability(ProbabilityChart),
+    /// The k* histogram.
+    KStar(KStarChart),
+}
+
+impl AnyChart {
+    /// The chart's background colour (the caption band uses it too).
+    fn background(&self) -> RGBColor {
+        self.theme().background
+    }
+
+    fn theme(&self) -> crate::Theme {
+        match self {
+            AnyChart::Curves(c) => c.theme,
+            AnyChart::CiBars(c) => c.theme,
+            AnyChart::Probability(c) => c.theme,
+            AnyChart::KStar(c) => c.theme,
+        }
+    }
+}
+
+/// The geometry returned by the drawn chart, for hit-testing and hover read-outs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnyLayout {
+    /// From [`draw_curves`].
+    Curves(CurveLayout),
+    /// From [`draw_ci_bars`].
+    CiBars(BarLayout),
+    /// From [`draw_probability_bars`].
+    Probability(ProbabilityLayout),
+    /// From [`draw_k_star_histogram`].
+    KStar(KStarLayout),
+}
+
+/// Height in pixels of the caption band under the plot.
+pub const CAPTION_HEIGHT: u32 = 22;
+
+/// Draws `chart` on `area`; a non-empty `caption` (e.g. bundle hash and view settings) is
+/// drawn as one small line in a [`CAPTION_HEIGHT`] band at the bottom, truncated with "…"
+/// to fit. The plot keeps the top-left origin, so the returned pixel geometry is in `area`
+/// coordinates either way.
+pub fn draw_any<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    chart: &AnyChart,
+    caption: &str,
+) -> Result<AnyLayout, ChartError<DB>> {
+    let (w, h) = area.dim_in_pixel();
+    let plot = if caption.is_empty() || h <= 2 * CAPTION_HEIGHT {
+        area.clone()
+    } else {
+        let (plot, band) = area.split_vertically(h - CAPTION_HEIGHT);
+        let theme = chart.theme();
+        band.fill(&chart.background())?;
+        let style = ("sans-serif", 11).into_font().color(&theme.text);
+        let style = style.pos(Pos::new(HPos::Left, VPos::Center));
+        // ~6 px per character of an 11 px sans-serif font.
+        let fits = (w.saturating_sub(16) / 6) as usize;
+        let text = truncate_chars(caption, fits);
+        band.draw(&Text::new(text, (8, CAPTION_HEIGHT as i32 / 2), style))?;
+        plot
+    };
+    Ok(match chart {
+        AnyChart::Curves(c) => AnyLayout::Curves(draw_curves(&plot, c)?),
+        AnyChart::CiBars(c) => AnyLayout::CiBars(draw_ci_bars(&plot, c)?),
+        AnyChart::Probability(c) => AnyLayout::Probability(draw_probability_bars(&plot, c)?),
+        AnyChart::KStar(c) => AnyLayout::KStar(draw_k_star_histogram(&plot, c)?),
+    })
+}
+
+/// Why an SVG could not be rendered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SvgError(pub String);
+
+impl std::fmt::Display for SvgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the SVG could not be drawn: {}", self.0)
+    }
+}
+
+impl std::error::Error for SvgError {}
+
+/// The SVG text of `chart` with `caption`, `width` × `height` pixels: the same drawing as
+/// the canvas, through plotters' `SVGBackend`. Text is escaped by the backend.
+pub fn render_svg(
+    chart: &AnyChart,
+    caption: &str,
+    width: u32,
+    height: u32,
+) -> Result<String, SvgError> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, height)).into_drawing_area();
+        draw_any(&root, chart, caption).map_err(|e| SvgError(e.to_string()))?;
+        root.present().map_err(|e| SvgError(e.to_string()))?;
+    }
+    Ok(svg)
+}

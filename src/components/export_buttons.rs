@@ -1,0 +1,88 @@
+//! PNG / SVG / CSV export buttons for a chart or a table; every download goes through
+//! [`crate::export`].
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use runlens_charts::{AnyChart, render_svg};
+
+use crate::export::{ExportError, download_canvas_png, download_text, safe_filename};
+
+/// Export buttons. Each button appears only when its source is given: PNG needs
+/// `canvas_id`, SVG needs `chart`, CSV needs `csv`. A failure is shown as text under the
+/// buttons.
+#[component]
+pub fn ExportButtons(
+    /// File name without extension (made safe by [`safe_filename`]), e.g. `ranking-dev`.
+    #[prop(into)]
+    base_name: Signal<String>,
+    /// `id` of the chart's `<canvas>` (PNG button).
+    #[prop(optional, into)]
+    canvas_id: Option<String>,
+    /// The chart drawn on that canvas (SVG button), rendered by `runlens_charts::render_svg`.
+    #[prop(optional, into)]
+    chart: Option<Signal<AnyChart>>,
+    /// Caption under the exported SVG (bundle hash and view settings).
+    #[prop(optional, into)]
+    caption: Signal<String>,
+    /// SVG size in pixels (default 720 × 420, the canvas default).
+    #[prop(default = (720, 420))]
+    svg_size: (u32, u32),
+    /// Produces the CSV text (CSV button), e.g. with `runlens_core::csv::to_csv`.
+    #[prop(optional)]
+    csv: Option<Callback<(), String>>,
+) -> impl IntoView {
+    let (error, set_error) = signal(None::<String>);
+    let report = move |r: Result<(), ExportError>| set_error.set(r.err().map(|e| e.to_string()));
+    let png = canvas_id.map(|id| {
+        let on_click = move |_| {
+            let id = id.clone();
+            let file = safe_filename(&base_name.get_untracked(), "png");
+            spawn_local(async move { report(download_canvas_png(&id, &file).await) });
+        };
+        view! {
+            <button type="button" class="export" aria-label="Download chart as PNG" on:click=on_click>
+                "PNG"
+            </button>
+        }
+    });
+    let svg = chart.map(|chart| {
+        let on_click = move |_| {
+            let file = safe_filename(&base_name.get_untracked(), "svg");
+            let (w, h) = svg_size;
+            let drawn = render_svg(&chart.get_untracked(), &caption.get_untracked(), w, h);
+            report(match drawn {
+                Ok(text) => download_text(&file, "image/svg+xml", &text),
+                Err(e) => Err(ExportError::Render {
+                    file,
+                    reason: e.to_string(),
+                }),
+            });
+        };
+        view! {
+            <button type="button" class="export" aria-label="Download chart as SVG" on:click=on_click>
+                "SVG"
+            </button>
+        }
+    });
+    let csv_button = csv.map(|produce| {
+        let on_click = move |_| {
+            let file = safe_filename(&base_name.get_untracked(), "csv");
+            report(download_text(&file, "text/csv;charset=utf-8", &produce.run(())));
+        };
+        view! {
+            <button type="button" class="export" aria-label="Download table as CSV" on:click=on_click>
+                "CSV"
+            </button>
+        }
+    });
+    view! {
+        <div class="export-buttons" role="group" aria-label="Export">
+            {png}
+            {svg}
+            {csv_button}
+            <Show when=move || error.get().is_some()>
+                <p class="export-error" role="alert">{move || error.get()}</p>
+            </Show>
+        </div>
+    }
+}
