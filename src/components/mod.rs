@@ -1,5 +1,6 @@
 //! Reusable widgets taking plain data or signals; no fetching.
 
+pub mod caption;
 pub mod chart_canvas;
 pub mod copy_link;
 pub mod error_panel;
@@ -9,6 +10,7 @@ pub mod import_warnings;
 pub mod metric;
 pub mod tab_bar;
 
+pub use caption::{BundleInfo, caption};
 pub use chart_canvas::{AnyChart, ChartCanvas};
 pub use copy_link::CopyLink;
 pub use error_panel::ErrorPanel;

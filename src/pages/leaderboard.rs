@@ -12,7 +12,7 @@ use runlens_charts::{CiBar, CiBarChart, Theme};
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::report_board::{LeaderboardEntry, board_section};
 
-use crate::components::{AnyChart, ChartCanvas, MetricValue};
+use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
 use crate::pages::board_columns::{COLUMNS, Column, Value};
 use crate::state::{Sort, UrlState};
 use crate::theme::chart_theme;
@@ -65,14 +65,24 @@ pub fn pass_chart(title: String, rows: &[LeaderboardEntry], theme: Theme) -> CiB
     }
 }
 
-/// The table as CSV rows (header first), unrounded values.
-pub fn board_csv(rows: &[LeaderboardEntry]) -> Vec<Vec<String>> {
-    let mut out = vec![COLUMNS.iter().map(|c| c.key.to_owned()).collect()];
-    out.extend(
-        rows.iter()
-            .map(|e| COLUMNS.iter().map(|c| (c.value)(e).raw()).collect()),
-    );
-    out
+/// The table as CSV, unrounded values, in the shown order (the CI column is split into
+/// its two bounds).
+pub fn board_csv(rows: &[LeaderboardEntry]) -> String {
+    let mut header: Vec<&str> = COLUMNS.iter().map(|c| c.key).collect();
+    header.push("ci95_high");
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .map(|e| {
+            let mut r: Vec<String> = COLUMNS.iter().map(|c| (c.value)(e).raw()).collect();
+            r.push(e.row.ci95.map_or_else(String::new, |c| c[1].to_string()));
+            r
+        })
+        .collect();
+    let header: Vec<&str> = header
+        .into_iter()
+        .map(|h| if h == "ci95" { "ci95_low" } else { h })
+        .collect();
+    runlens_core::csv::to_csv(&header, &body)
 }
 
 /// The leaderboard of every corpus that has results (or the one chosen by `corpus=`),
@@ -124,6 +134,9 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Vec<LeaderboardEntry>) 
         AnyChart::CiBars(pass_chart(title.clone(), &view_rows.get(), chart_theme()))
     });
     let height = Signal::derive(move || 60 + 26 * view_rows.with(Vec::len).max(1) as u32);
+    let caption_text = caption(&format!("{corpus} · leaderboard"));
+    let canvas_id = format!("board-{corpus}");
+    let csv = Callback::new(move |()| view_rows.with_untracked(|r| board_csv(r)));
     view! {
         <article class="corpus-board" data-corpus=corpus.clone()>
             <h3>{corpus.clone()}</h3>
@@ -139,7 +152,9 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Vec<LeaderboardEntry>) 
                 </tbody>
             </table>
             </div>
-            <ChartCanvas id=format!("board-{corpus}") chart=chart height=height />
+            <ChartCanvas id=canvas_id.clone() chart=chart height=height caption=caption_text.clone() />
+            <ExportButtons base_name=format!("leaderboard-{corpus}") canvas_id=canvas_id
+                chart=chart caption=caption_text svg_size=(720, height.get_untracked()) csv=csv />
         </article>
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 
-use crate::components::{CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
+use crate::components::{BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
 use crate::data::LoadStats;
 use crate::pages::{LeaderboardView, RankingView};
 use crate::state::{Tab, UrlState};
@@ -28,6 +28,10 @@ pub fn Overview(
     let corpora: Vec<String> = bundle.body.corpora.iter().map(|c| c.name.clone()).collect();
     let warnings = bundle.body.warnings.clone();
     let state = UrlState::use_context();
+    provide_context(BundleInfo {
+        short_hash: short_hash.clone(),
+        source: source.clone(),
+    });
     // The link's `h=` as opened; from now on the address carries this bundle's hash.
     let link_hash = state.with_untracked(|s| s.hash.clone()).unwrap_or_default();
     let mismatch = hash_disagrees(&link_hash, &bundle.content_hash);

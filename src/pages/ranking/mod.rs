@@ -12,16 +12,21 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use runlens_charts::{CurveChart, Marker, Palette, Series, Theme};
+use runlens_charts::{
+    AnyLayout, CurveChart, CurveLayout, KStarChart, Marker, Palette, Series, Theme,
+};
 use runlens_core::bundle::{Bundle, Corpus, RankingRow};
+use runlens_core::csv::to_csv;
 use runlens_core::metrics::curves::{QuestionRanking, RetrievalCurves};
+use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::question_rows::question_rows_with;
 use runlens_core::metrics::report::ReportOptions;
 use runlens_core::metrics::report_retrieval::{
     RetrievalInputs, RetrievalSection, retrieval_section_with,
 };
+use wasm_bindgen::JsCast;
 
-use crate::components::{AnyChart, ChartCanvas, MetricValue};
+use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
 use crate::state::UrlState;
 use crate::theme::chart_theme;
 use controls::RankingControls;
@@ -200,7 +205,8 @@ fn with_corpus<T>(
     })
 }
 
-/// Headline numbers, curves and their exact values for one computed section.
+/// Headline numbers, curves (hover for exact values), their exact-value table and the k*
+/// histogram, each exportable, for one computed section.
 #[component]
 fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
     let curves = section.curves.clone();
@@ -230,6 +236,12 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
         ("high_confidence:recall".to_owned(), hc.recall),
         ("high_confidence:full_coverage".to_owned(), hc.full_coverage),
     ]);
+    let rule = match section.gold_rule {
+        GoldRule::Harness => "harness rule",
+        GoldRule::Parser => "SQL parser",
+    };
+    let settings = format!("{corpus} · gold: {rule} · k = 1..{k_hi} · t = {t}");
+    let caption_text = caption(&settings);
     let title = format!(
         "Jev schema retrieval on {corpus} ({} questions, {} tables)",
         curves.n_questions, section.universe_size
@@ -238,14 +250,64 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
         let curves = curves.clone();
         move || AnyChart::Curves(curve_chart(title.clone(), &curves, chart_theme()))
     });
+    let k_star_chart = Signal::derive({
+        let ks = section.k_star.clone();
+        let corpus = corpus.clone();
+        let k_limit = section.universe_size.max(1);
+        move || {
+            AnyChart::KStar(KStarChart {
+                title: format!("k*: the smallest k whose top k holds every gold table ({corpus})"),
+                counts: (1..=k_limit)
+                    .map(|k| ks.counts.get(&k).copied().unwrap_or(0))
+                    .collect(),
+                not_found: ks.never,
+                theme: chart_theme(),
+            })
+        }
+    });
     let fallback = section.gold_fallback_rows;
+    let (layout, set_layout) = signal(None::<CurveLayout>);
+    let (hover_k, set_hover_k) = signal(None::<usize>);
+    let on_layout = Callback::new(move |l: AnyLayout| {
+        if let AnyLayout::Curves(c) = l {
+            set_layout.set(Some(c));
+        }
+    });
+    let on_move = move |ev: web_sys::MouseEvent| {
+        let Some(canvas) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            return;
+        };
+        let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
+        let x = (f64::from(ev.offset_x()) * scale).round() as i32;
+        let k = layout.with(|l| l.as_ref().and_then(|l| l.k_at(x)));
+        set_hover_k.set(k.map(|k| k as usize));
+    };
+    let readout = {
+        let curves = curves.clone();
+        move || {
+            hover_k.get().map(|k| {
+                format!(
+                    "k = {k}: nDCG {:.4} · recall {:.4} · all-required {:.4}",
+                    at(&curves.ndcg, k),
+                    at(&curves.recall, k),
+                    at(&curves.all_required, k)
+                )
+            })
+        }
+    };
+    let csv = {
+        let curves = curves.clone();
+        Callback::new(move |()| curves_csv(&curves))
+    };
+    let slug = corpus.replace(char::is_whitespace, "-");
     view! {
         <article class="corpus-curves" data-corpus=corpus.clone()>
             <h3>{corpus.clone()}</h3>
             <p class="settings">
-                {format!("{} questions · gold: {} · high-confidence set: P(yes) ≥ {t}",
-                    curves.n_questions,
-                    match section.gold_rule { runlens_core::metrics::gold_tables::GoldRule::Harness => "harness rule", _ => "SQL parser" })}
+                {format!("{} questions · gold: {rule} · high-confidence set: P(yes) ≥ {t}", curves.n_questions)}
             </p>
             <Show when=move || { fallback > 0 }>
                 <p class="notice">{format!("{fallback} questions had no gold SQL to parse; their stored gold tables are used.")}</p>
@@ -255,8 +317,40 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
                     <div><dt>{name.clone()}</dt><dd><MetricValue name=name value=value /></dd></div>
                 }).collect_view()}
             </dl>
-            <ChartCanvas id="ranking-curves" chart=chart />
+            <div class="chart-wrap" on:mousemove=on_move on:mouseleave=move |_| set_hover_k.set(None)>
+                <ChartCanvas id="ranking-curves" chart=chart caption=caption_text.clone() on_layout=on_layout />
+            </div>
+            <p class="readout" aria-live="polite" data-testid="curve-readout">{readout}</p>
+            <ExportButtons base_name=format!("ranking-curves-{slug}") canvas_id="ranking-curves"
+                chart=chart caption=caption_text.clone() csv=csv />
             <CurvesTable curves=curves />
+            <h4>"How deep must the ranking go?"</h4>
+            <ChartCanvas id="ranking-kstar" chart=k_star_chart height=320 caption=caption_text.clone() />
+            <ExportButtons base_name=format!("k-star-{slug}") canvas_id="ranking-kstar"
+                chart=k_star_chart caption=caption_text svg_size=(720, 320) />
         </article>
     }
+}
+
+/// The curves as CSV: one row per k, unrounded.
+pub fn curves_csv(c: &RetrievalCurves) -> String {
+    let v = |s: &[f64], i: usize| s.get(i).map_or_else(String::new, f64::to_string);
+    let rows: Vec<Vec<String>> =
+        c.k.iter()
+            .enumerate()
+            .map(|(i, k)| {
+                vec![
+                    k.to_string(),
+                    v(&c.ndcg, i),
+                    v(&c.recall, i),
+                    v(&c.all_required, i),
+                    v(&c.precision, i),
+                    v(&c.hit, i),
+                ]
+            })
+            .collect();
+    to_csv(
+        &["k", "ndcg", "recall", "all_required", "precision", "hit"],
+        &rows,
+    )
 }

@@ -7,8 +7,11 @@ use runlens_core::metrics::gate_preview::gate_preview;
 use runlens_core::metrics::question_rows::QuestionRow;
 use runlens_core::metrics::report::ReportOptions;
 
-use crate::components::MetricValue;
+use runlens_charts::{AnyChart, ProbabilityBar, ProbabilityChart};
+
+use crate::components::{ChartCanvas, ExportButtons, MetricValue, caption};
 use crate::state::UrlState;
+use crate::theme::chart_theme;
 
 /// The open question, or nothing when `question=` names no row of the current corpus.
 #[component]
@@ -47,6 +50,32 @@ fn QuestionDetail(row: QuestionRow) -> impl IntoView {
     };
     let gate = gate_preview(&row, &options);
     let close = move |_| state.push(|s| s.question = None);
+    let height = 70 + 22 * row.scores.len().max(1) as u32;
+    let chart = Signal::derive({
+        let row = row.clone();
+        move || {
+            AnyChart::Probability(ProbabilityChart {
+                title: if row.question.is_empty() {
+                    row.trace_id.clone()
+                } else {
+                    row.question.clone()
+                },
+                bars: row
+                    .scores
+                    .iter()
+                    .map(|s| ProbabilityBar {
+                        table: s.table.clone(),
+                        p: s.p,
+                        is_gold: s.is_gold,
+                    })
+                    .collect(),
+                threshold: t,
+                theme: chart_theme(),
+                label_width: 190,
+            })
+        }
+    });
+    let caption_text = caption(&format!("question {} · t = {t}", row.trace_id));
     let hc = row.high_confidence_score;
     let in_set = |table: &str| row.high_confidence.iter().any(|h| h == table);
     let table_rows: Vec<_> = row
@@ -83,6 +112,11 @@ fn QuestionDetail(row: QuestionRow) -> impl IntoView {
                 <div><dt>"set precision"</dt><dd><MetricValue name="question:hc_precision" value=hc.precision /></dd></div>
                 <div><dt>"set recall"</dt><dd><MetricValue name="question:hc_recall" value=hc.recall /></dd></div>
             </dl>
+            <ChartCanvas id="question-probabilities" chart=chart height=height caption=caption_text.clone() />
+            <ExportButtons base_name=format!("question-{}", row.trace_id) canvas_id="question-probabilities"
+                chart=chart caption=caption_text svg_size=(720, height) />
+            <details>
+            <summary>"Every table with its P(yes)"</summary>
             <table class="questions scores" data-testid="question-scores">
                 <thead><tr><th>"rank"</th><th>"table"</th><th>"P(yes)"</th><th>"gold"</th><th>{format!("P ≥ {t}")}</th></tr></thead>
                 <tbody>
@@ -97,6 +131,7 @@ fn QuestionDetail(row: QuestionRow) -> impl IntoView {
                     }).collect_view()}
                 </tbody>
             </table>
+            </details>
             <section class="gate-preview">
                 <h4>"What the gate would say"</h4>
                 <p>

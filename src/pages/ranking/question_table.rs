@@ -6,6 +6,9 @@ use std::cmp::Ordering;
 use leptos::prelude::*;
 use runlens_core::metrics::question_rows::QuestionRow;
 
+use runlens_core::csv::to_csv;
+
+use crate::components::ExportButtons;
 use crate::state::{Sort, UrlState, ViewState};
 
 /// Most rows rendered at once; the rest are reachable by filtering or sorting.
@@ -98,6 +101,47 @@ pub fn visible_rows(rows: &[QuestionRow], state: &ViewState) -> Vec<QuestionRow>
     out
 }
 
+/// The visible rows as CSV (every column, unrounded; gold tables `;`-separated).
+pub fn questions_csv(rows: &[QuestionRow]) -> String {
+    let opt = |v: Option<usize>| v.map_or_else(String::new, |x| x.to_string());
+    let body: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                r.trace_id.clone(),
+                r.question.clone(),
+                r.gold.join(";"),
+                r.n_gold.to_string(),
+                opt(r.worst_gold_rank),
+                opt(r.k_star),
+                r.ndcg_at_10.to_string(),
+                r.recall_at_5.to_string(),
+                r.all_required_at_5.to_string(),
+                r.latency_s.map_or_else(String::new, |l| l.to_string()),
+                r.high_confidence.join(";"),
+                r.needs_below_rank_5.to_string(),
+            ]
+        })
+        .collect();
+    to_csv(
+        &[
+            "trace_id",
+            "question",
+            "gold",
+            "n_gold",
+            "worst_gold_rank",
+            "k_star",
+            "ndcg@10",
+            "recall@5",
+            "all_required@5",
+            "latency_s",
+            "high_confidence_set",
+            "needs_below_rank_5",
+        ],
+        &body,
+    )
+}
+
 /// The table with its filter bar.
 #[component]
 pub fn QuestionTable(
@@ -146,6 +190,7 @@ pub fn QuestionTable(
                 <span class="hint" data-testid="question-count">
                     {move || format!("{} of {} questions", visible.with(Vec::len), total())}
                 </span>
+                <ExportButtons base_name="questions" csv=Callback::new(move |()| visible.with_untracked(|v| questions_csv(v))) />
             </div>
             <div class="table-scroll">
             <table class="questions">
