@@ -2,9 +2,10 @@
 
 use leptos::prelude::*;
 
-use crate::components::ErrorPanel;
-use crate::data;
-use crate::pages::{Overview, StartPage};
+use crate::components::BundleLoader;
+use crate::data::BundleRequest;
+use crate::pages::StartPage;
+use crate::pages::start::render_overview;
 
 /// Reads `?bundle=` from the page address.
 fn bundle_param() -> Option<String> {
@@ -18,33 +19,9 @@ fn bundle_param() -> Option<String> {
 pub fn App() -> impl IntoView {
     match bundle_param() {
         None => view! { <StartPage /> }.into_any(),
-        Some(url) => view! { <BundleLoader url=url /> }.into_any(),
-    }
-}
-
-/// Loads the bundle at `url` and shows it, or a plain-words error.
-#[component]
-pub fn BundleLoader(
-    /// Bundle address, relative to the app or absolute.
-    url: String,
-) -> impl IntoView {
-    let source = url.clone();
-    let bundle = LocalResource::new(move || data::load_bundle(url.clone()));
-    view! {
-        <Suspense fallback=|| view! { <p class="loading">"Loading the bundle…"</p> }>
-            {move || {
-                let source = source.clone();
-                Suspend::new(async move {
-                    match bundle.await {
-                        Ok(loaded) => view! {
-                            <Overview bundle=loaded.bundle stats=loaded.stats source=source />
-                        }.into_any(),
-                        Err(e) => view! {
-                            <ErrorPanel title="Could not load the bundle" message=e.to_string() />
-                        }.into_any(),
-                    }
-                })
-            }}
-        </Suspense>
+        Some(url) => view! {
+            <BundleLoader request=BundleRequest::Url(url) render=render_overview() />
+        }
+        .into_any(),
     }
 }

@@ -1,6 +1,7 @@
 //! runlens-web: the dashboard, a Leptos CSR app built by trunk.
 //!
-//! Single owners: [`api`] makes every HTTP call, [`data`] turns URLs into loaded bundles,
+//! Single owners: [`api`] makes every HTTP call, [`data`] turns URLs and files into loaded
+//! bundles (in the [`loader`] worker),
 //! [`panic`] shows a visible error if the app ever panics. Pages compose components; every
 //! number comes from `runlens-core`, every chart from `runlens-charts`.
 
@@ -9,6 +10,7 @@ pub mod app;
 pub mod components;
 pub mod data;
 pub mod gunzip;
+pub mod loader;
 pub mod pages;
 pub mod panic;
 
