@@ -16,6 +16,7 @@ use wasm_bindgen::JsCast;
 use crate::api::{self, ApiError};
 use crate::gunzip;
 use crate::loader;
+pub use crate::loader::progress::{Phase, Progress};
 
 /// Address of the list of bundled samples, relative to the app.
 pub const SAMPLES_INDEX: &str = "bundles/index.json";
@@ -123,73 +124,6 @@ pub struct Loaded {
     pub source: String,
 }
 
-/// The phase a load is in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Starting the loader.
-    Starting,
-    /// Downloading (bytes of the file as sent, compressed for `.json.gz`).
-    Downloading,
-    /// Reading opened files (bytes).
-    Reading,
-    /// Inflating gzip (bytes of JSON so far).
-    Inflating,
-    /// Parsing the JSON (bytes of JSON).
-    Parsing,
-    /// Importing harness files (bytes of input).
-    Importing,
-    /// Re-computing the content hash.
-    Checking,
-    /// Handing the rows to the page (rows).
-    Transferring,
-}
-
-impl Phase {
-    /// Words for the progress bar.
-    pub fn label(self) -> &'static str {
-        match self {
-            Phase::Starting => "Starting the loader",
-            Phase::Downloading => "Downloading",
-            Phase::Reading => "Reading the files",
-            Phase::Inflating => "Decompressing",
-            Phase::Parsing => "Parsing the bundle",
-            Phase::Importing => "Importing the harness files",
-            Phase::Checking => "Checking the content hash",
-            Phase::Transferring => "Preparing the views",
-        }
-    }
-
-    /// Unit of `done`/`total`.
-    pub fn unit(self) -> &'static str {
-        if self == Phase::Transferring {
-            "rows"
-        } else {
-            "bytes"
-        }
-    }
-}
-
-/// Where a load is: phase, amount done and total when known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Progress {
-    /// Current phase.
-    pub phase: Phase,
-    /// Bytes (or rows) done in this phase.
-    pub done: u64,
-    /// Total, when known (a download without `Content-Length` has none).
-    pub total: Option<u64>,
-}
-
-impl Progress {
-    /// `done / total` in 0..=1, when the total is known and non-zero.
-    pub fn fraction(&self) -> Option<f64> {
-        self.total
-            .filter(|&t| t > 0)
-            .map(|t| (self.done as f64 / t as f64).clamp(0.0, 1.0))
-    }
-}
-
 /// Sizes and timings of one load, in bytes and milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct LoadStats {
@@ -211,6 +145,9 @@ pub struct LoadStats {
     /// Main-thread time spent rebuilding the bundle from the worker's chunks (sum of tasks).
     #[serde(default)]
     pub assemble_ms: f64,
+    /// Bytes of JSON the page parsed to rebuild the bundle (skeleton and chunks).
+    #[serde(default)]
+    pub transfer_bytes: usize,
     /// Whether the bundle was imported from harness files (its hash computed, not checked).
     #[serde(default)]
     pub imported: bool,
@@ -240,7 +177,7 @@ pub async fn cell_detail(
     model: &str,
     trace_id: &str,
 ) -> Result<Option<Cell>, LoadError> {
-    loader::client::cell_detail(corpus, model, trace_id).await
+    loader::detail::cell_detail(corpus, model, trace_id).await
 }
 
 /// Downloads and decodes the bundle at `url` on the main thread (the fallback of [`load`]).

@@ -42,9 +42,12 @@ pub fn BundleLoader(
         status.set(Status::Loading);
         let h = data::load(
             request,
-            move |p| progress.set(p),
+            // `try_set`: a late message after this loader was unmounted is dropped.
+            move |p| {
+                progress.try_set(p);
+            },
             move |result| {
-                status.set(match result {
+                status.try_set(match result {
                     Ok(loaded) => Status::Loaded(loaded),
                     Err(e) => Status::Failed(e.to_string()),
                 });

@@ -1,17 +1,16 @@
 //! The page side: starts a loader worker per load, rebuilds the bundle from its chunks (one
 //! message = one task, each parsing at most about [`super::split::CHUNK_BYTES`]), answers
-//! [`cell_detail`], and falls back to loading on the main thread without a worker.
+//! [`super::detail::cell_detail`], and falls back to loading on the main thread without a worker.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use js_sys::{Function, Promise, Uint8Array};
-use runlens_core::bundle::{Bundle, Cell};
+use js_sys::{Function, Uint8Array};
+use runlens_core::bundle::Bundle;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 use super::pipeline;
@@ -45,10 +44,10 @@ impl LoadHandle {
     }
 }
 
-struct Current {
+pub(super) struct Current {
     id: u64,
-    worker: Option<Worker>,
-    state: Rc<RefCell<State>>,
+    pub(super) worker: Option<Worker>,
+    pub(super) state: Rc<RefCell<State>>,
 }
 
 impl Current {
@@ -63,7 +62,7 @@ impl Current {
 }
 
 #[derive(Default)]
-struct State {
+pub(super) struct State {
     ready: bool,
     request: Option<BundleRequest>,
     source: String,
@@ -73,14 +72,15 @@ struct State {
     rows_total: u64,
     rows_done: u64,
     assemble_ms: f64,
+    transfer_bytes: usize,
     /// The loaded bundle when it was loaded on the main thread (answers details locally).
-    local: Option<Arc<Bundle>>,
-    pending: HashMap<u32, Function>,
-    next_detail: u32,
+    pub(super) local: Option<Arc<Bundle>>,
+    pub(super) pending: HashMap<u32, Function>,
+    pub(super) next_detail: u32,
 }
 
 thread_local! {
-    static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+    pub(super) static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
     static NEXT_ID: RefCell<u64> = const { RefCell::new(0) };
 }
 
@@ -181,6 +181,7 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
             let asm = Assembler::new(&body);
             let mut s = state.borrow_mut();
             s.assemble_ms += now_ms() - t0;
+            s.transfer_bytes += body.len();
             s.rows_total = rows;
             match asm {
                 Ok(asm) => s.asm = Some(asm),
@@ -200,6 +201,7 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                 None => Err("loader: rows arrived before the skeleton".to_owned()),
             };
             s.assemble_ms += now_ms() - t0;
+            s.transfer_bytes += body.len();
             s.rows_done += rows;
             let p = transfer_progress(s.rows_done, s.rows_total);
             drop(s);
@@ -212,6 +214,7 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
             let (asm, source) = {
                 let mut s = state.borrow_mut();
                 stats.assemble_ms = s.assemble_ms;
+                stats.transfer_bytes = s.transfer_bytes;
                 (s.asm.take(), s.source.clone())
             };
             let result = asm
@@ -315,53 +318,4 @@ fn run_locally(id: u64, state: Rc<RefCell<State>>) {
         });
         finish(&state, result);
     });
-}
-
-/// One full cell of the current bundle (see [`crate::data::cell_detail`]).
-pub async fn cell_detail(
-    corpus: &str,
-    model: &str,
-    trace_id: &str,
-) -> Result<Option<Cell>, LoadError> {
-    let none = || LoadError::Loader("no bundle is loaded".to_owned());
-    let (worker, state) = CURRENT
-        .with_borrow(|c| c.as_ref().map(|c| (c.worker.clone(), c.state.clone())))
-        .ok_or_else(none)?;
-    if let Some(bundle) = state.borrow().local.clone() {
-        return Ok(bundle
-            .body
-            .corpus(corpus)
-            .and_then(|c| c.cell(trace_id, model))
-            .cloned());
-    }
-    let worker = worker.ok_or_else(none)?;
-    let id = {
-        let mut s = state.borrow_mut();
-        s.next_detail += 1;
-        s.next_detail
-    };
-    let mut resolve_fn = None;
-    let promise = Promise::new(&mut |resolve, _reject| resolve_fn = Some(resolve));
-    if let Some(resolve) = resolve_fn {
-        state.borrow_mut().pending.insert(id, resolve);
-    }
-    let head = ToWorker::Detail {
-        id,
-        corpus: corpus.to_owned(),
-        model: model.to_owned(),
-        trace_id: trace_id.to_owned(),
-    };
-    let (message, transfer) = protocol::encode(&head, None, &[]);
-    worker
-        .post_message_with_transfer(&message, &transfer)
-        .map_err(|_| LoadError::Loader("the loader is not running".to_owned()))?;
-    let answer = JsFuture::from(promise)
-        .await
-        .map_err(|_| LoadError::Loader("the loader did not answer".to_owned()))?;
-    let bytes = answer
-        .dyn_into::<Uint8Array>()
-        .map(|a| a.to_vec())
-        .unwrap_or_default();
-    serde_json::from_slice(&bytes)
-        .map_err(|e| LoadError::Loader(format!("loader: a malformed cell ({e})")))
 }

@@ -4,8 +4,10 @@
 //! docs/architecture.md, "Loading".
 
 pub mod client;
+pub mod detail;
 pub mod files;
 pub mod pipeline;
+pub mod progress;
 pub mod protocol;
 pub mod split;
 pub mod worker;

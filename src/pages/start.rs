@@ -10,11 +10,24 @@ use crate::components::{BundleLoader, ErrorPanel, OpenBundle, RenderLoaded};
 use crate::data::{self, BundleRequest, Loaded, SampleEntry};
 use crate::pages::Overview;
 
-/// Renders a loaded bundle with the [`Overview`] (header and views).
+/// Renders a loaded bundle with the [`Overview`] (header and views), inside a wrapper that
+/// carries the loader's own figures as `data-load-*` attributes (for e2e/bench/load.mjs).
 pub fn render_overview() -> RenderLoaded {
     Arc::new(|loaded: Loaded| {
-        view! { <Overview bundle=loaded.bundle stats=loaded.stats source=loaded.source /> }
-            .into_any()
+        let s = loaded.stats;
+        view! {
+            <div
+                class="loaded-bundle"
+                data-load-in-worker=s.in_worker.to_string()
+                data-load-stripped=s.stripped.to_string()
+                data-load-transfer-bytes=s.transfer_bytes
+                data-load-assemble-ms=s.assemble_ms
+                data-load-import-ms=s.import_ms
+            >
+                <Overview bundle=loaded.bundle stats=s source=loaded.source />
+            </div>
+        }
+        .into_any()
     })
 }
 
