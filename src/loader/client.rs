@@ -11,7 +11,7 @@ use js_sys::{Function, Uint8Array};
 use runlens_core::bundle::Bundle;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{Event, MessageEvent, Worker};
 
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
@@ -128,7 +128,9 @@ fn wire(worker: &Worker, id: u64, state: &Rc<RefCell<State>>) {
     });
     let st = state.clone();
     let w = worker.clone();
-    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
+    // A worker script that fails to load fires a plain `Event`; an uncaught error inside the
+    // worker an `ErrorEvent` with a message.
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |ev: Event| {
         ev.prevent_default();
         if !is_current(id) {
             return;
@@ -139,7 +141,10 @@ fn wire(worker: &Worker, id: u64, state: &Rc<RefCell<State>>) {
                 &st,
                 Err(LoadError::Loader(format!(
                     "the loader stopped: {}",
-                    ev.message()
+                    js_sys::Reflect::get(&ev, &"message".into())
+                        .ok()
+                        .and_then(|m| m.as_string())
+                        .unwrap_or_else(|| "no message".to_owned())
                 ))),
             );
         } else {
