@@ -3,6 +3,7 @@
 //! page receives the bundle in chunks it parses one per task. The protocol is described in
 //! docs/architecture.md, "Loading".
 
+pub mod assemble;
 pub mod client;
 pub mod detail;
 pub mod files;
