@@ -20,7 +20,8 @@ const policy = [
   "img-src 'self' data: blob:",
   // bundles (?bundle=URL) and a Jev proxy (?jev=URL) may live on other hosts
   "connect-src 'self' http: https:",
-  "worker-src 'self' blob:",
+  // the loader worker (dist/runlens-worker_loader.js) is a same-origin script file
+  "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'none'",

@@ -1,16 +1,22 @@
-//! Data loading: the only place that turns a bundle address into a loaded [`Bundle`].
+//! Data loading: the only place that turns a bundle address or opened files into a loaded
+//! [`Bundle`].
 //!
-//! Downloads go through [`crate::api`]; decoding (gzip or plain JSON) and validation are
-//! `runlens-core`'s, the same code the CLI uses.
+//! [`load`] runs download, gunzip, parse, hash check and harness import in a Web Worker
+//! ([`crate::loader`]) and reports [`Progress`]; without `Worker` it loads on the main thread.
+//! Downloads go through [`crate::api`]; decoding (gzip or plain JSON), validation and import
+//! are `runlens-core`'s, the same code the CLI uses.
 
 use std::sync::Arc;
 
-use runlens_core::bundle::{Bundle, BundleError};
-use serde::Deserialize;
+use runlens_core::bundle::{Bundle, BundleError, Cell};
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
+use wasm_bindgen::JsCast;
 
 use crate::api::{self, ApiError};
 use crate::gunzip;
+use crate::loader;
+pub use crate::loader::progress::{Phase, Progress};
 
 /// Address of the list of bundled samples, relative to the app.
 pub const SAMPLES_INDEX: &str = "bundles/index.json";
@@ -29,6 +35,13 @@ pub enum LoadError {
         /// The core error, which names line, column and what was expected.
         message: String,
     },
+    /// Harness files could not be imported (core's message names file, line, field and
+    /// what was expected).
+    #[error("{0}")]
+    Import(String),
+    /// The loader itself failed (worker stopped, malformed message).
+    #[error("{0}")]
+    Loader(String),
 }
 
 impl LoadError {
@@ -71,18 +84,48 @@ pub async fn load_samples() -> Result<Vec<SampleEntry>, LoadError> {
     })
 }
 
+/// What to load: a bundle address, or files the reader opened (one `.json`/`.json.gz`
+/// bundle, or raw harness files to import).
+#[derive(Debug, Clone, PartialEq)]
+pub enum BundleRequest {
+    /// A bundle URL, relative to the app or absolute.
+    Url(String),
+    /// Files from the file picker or a drop.
+    Files(Vec<web_sys::File>),
+}
+
+impl BundleRequest {
+    /// The URL, or the file names joined by ", ".
+    pub fn source(&self) -> String {
+        match self {
+            BundleRequest::Url(url) => url.clone(),
+            BundleRequest::Files(files) => files
+                .iter()
+                .map(web_sys::File::name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        }
+    }
+}
+
 /// A loaded bundle and what loading it cost (for the header's data attributes and the
 /// load benchmark, `e2e/bench/load.mjs`).
+///
+/// For bundles above [`crate::loader::split::STRIP_ABOVE_BYTES`] of JSON the bundle is a view
+/// bundle: trajectory text is stripped (see [`crate::loader::split`]); ask [`cell_detail`]
+/// for a full cell. `bundle.content_hash` is always the real, checked hash.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The bundle.
     pub bundle: Arc<Bundle>,
     /// Sizes and timings.
     pub stats: LoadStats,
+    /// The URL, or the opened file names.
+    pub source: String,
 }
 
 /// Sizes and timings of one load, in bytes and milliseconds.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct LoadStats {
     /// Bytes downloaded (compressed for `.json.gz`).
     pub download_bytes: usize,
@@ -96,9 +139,48 @@ pub struct LoadStats {
     pub parse_ms: f64,
     /// Content-hash check time.
     pub verify_ms: f64,
+    /// Harness import time (files only).
+    #[serde(default)]
+    pub import_ms: f64,
+    /// Main-thread time spent rebuilding the bundle from the worker's chunks (sum of tasks).
+    #[serde(default)]
+    pub assemble_ms: f64,
+    /// Bytes of JSON the page parsed to rebuild the bundle (skeleton and chunks).
+    #[serde(default)]
+    pub transfer_bytes: usize,
+    /// Whether the bundle was imported from harness files (its hash computed, not checked).
+    #[serde(default)]
+    pub imported: bool,
+    /// Whether the load ran in a Web Worker.
+    #[serde(default)]
+    pub in_worker: bool,
+    /// Whether trajectory text was stripped from the page's copy.
+    #[serde(default)]
+    pub stripped: bool,
 }
 
-/// Downloads and decodes the bundle at `url`.
+/// Starts loading `request` in a Web Worker (on the main thread where there is none),
+/// replacing any earlier load. `on_progress` sees every phase; `on_done` gets the result
+/// once (never after [`LoadHandle::cancel`]).
+pub fn load(
+    request: BundleRequest,
+    on_progress: impl Fn(Progress) + 'static,
+    on_done: impl FnOnce(Result<Loaded, LoadError>) + 'static,
+) -> loader::client::LoadHandle {
+    loader::client::start(request, Box::new(on_progress), Box::new(on_done))
+}
+
+/// One cell with its full trajectory text (SQL results, final answer, judge reasoning) from
+/// the bundle loaded last; `Ok(None)` when the bundle has no such cell.
+pub async fn cell_detail(
+    corpus: &str,
+    model: &str,
+    trace_id: &str,
+) -> Result<Option<Cell>, LoadError> {
+    loader::detail::cell_detail(corpus, model, trace_id).await
+}
+
+/// Downloads and decodes the bundle at `url` on the main thread (the fallback of [`load`]).
 pub async fn load_bundle(url: String) -> Result<Loaded, LoadError> {
     let t0 = now_ms();
     let bytes = api::fetch_bytes(&url).await?;
@@ -117,16 +199,18 @@ pub async fn load_bundle(url: String) -> Result<Loaded, LoadError> {
         gunzip_ms: t_inflated - t1,
         parse_ms: t2 - t_inflated,
         verify_ms: t3 - t2,
+        ..LoadStats::default()
     };
     Ok(Loaded {
         bundle: Arc::new(bundle),
         stats,
+        source: url,
     })
 }
 
 /// Inflates gzip bytes with the browser (see [`crate::gunzip`]); plain JSON, and gzip in a
 /// browser without `DecompressionStream`, pass through to core unchanged.
-async fn inflate(source_name: &str, bytes: Vec<u8>) -> Result<Vec<u8>, LoadError> {
+pub(crate) async fn inflate(source_name: &str, bytes: Vec<u8>) -> Result<Vec<u8>, LoadError> {
     if !gunzip::is_gzip(&bytes) {
         return Ok(bytes);
     }
@@ -140,9 +224,11 @@ async fn inflate(source_name: &str, bytes: Vec<u8>) -> Result<Vec<u8>, LoadError
     }
 }
 
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
+/// `performance.now()` of the page or the worker (0 where there is none).
+pub(crate) fn now_ms() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
         .map_or(0.0, |p| p.now())
 }
 
@@ -153,11 +239,11 @@ pub fn decode_bundle(source_name: &str, bytes: &[u8]) -> Result<Arc<Bundle>, Loa
     Ok(Arc::new(bundle))
 }
 
-fn parse_bundle(source_name: &str, bytes: &[u8]) -> Result<Bundle, LoadError> {
+pub(crate) fn parse_bundle(source_name: &str, bytes: &[u8]) -> Result<Bundle, LoadError> {
     Bundle::from_slice(bytes).map_err(|e| LoadError::invalid(source_name, &e))
 }
 
-fn verify_bundle(source_name: &str, bundle: &Bundle) -> Result<(), LoadError> {
+pub(crate) fn verify_bundle(source_name: &str, bundle: &Bundle) -> Result<(), LoadError> {
     bundle
         .verify_content_hash()
         .map_err(|e| LoadError::invalid(source_name, &e))

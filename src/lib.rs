@@ -1,8 +1,8 @@
 //! runlens-web: the dashboard, a Leptos CSR app built by trunk.
 //!
-//! Single owners: [`api`] makes every HTTP call, [`data`] turns URLs into loaded bundles,
-//! [`export`] performs every file download,
-//! [`panic`] shows a visible error if the app ever panics. Pages compose components; every
+//! Single owners: [`api`] makes every HTTP call, [`data`] turns URLs and files into loaded
+//! bundles (in the [`loader`] worker), [`state`] holds the view state mirrored in the URL,
+//! [`export`] performs every file download, [`panic`] shows a visible error if the app ever panics. Pages compose components; every
 //! number comes from `runlens-core`, every chart from `runlens-charts`.
 
 pub mod api;
@@ -11,6 +11,7 @@ pub mod components;
 pub mod data;
 pub mod export;
 pub mod gunzip;
+pub mod loader;
 pub mod pages;
 pub mod panic;
 pub mod state;

@@ -1,5 +1,6 @@
 //! Reusable widgets taking plain data or signals; no fetching.
 
+pub mod bundle_loader;
 pub mod caption;
 pub mod chart_canvas;
 pub mod copy_link;
@@ -7,9 +8,12 @@ pub mod error_panel;
 pub mod export_buttons;
 pub mod hash_notice;
 pub mod import_warnings;
+pub mod load_progress;
 pub mod metric;
+pub mod open_bundle;
 pub mod tab_bar;
 
+pub use bundle_loader::{BundleLoader, RenderLoaded};
 pub use caption::{BundleInfo, caption};
 pub use chart_canvas::{AnyChart, ChartCanvas};
 pub use copy_link::CopyLink;
@@ -17,5 +21,7 @@ pub use error_panel::ErrorPanel;
 pub use export_buttons::ExportButtons;
 pub use hash_notice::{HashNotice, hash_disagrees};
 pub use import_warnings::ImportWarnings;
+pub use load_progress::LoadProgress;
 pub use metric::MetricValue;
+pub use open_bundle::OpenBundle;
 pub use tab_bar::TabBar;

@@ -1,13 +1,55 @@
-//! The start page: the bundles shipped with the app, and how to open another one.
+//! The start page: the bundles shipped with the app, and the open controls (file picker,
+//! folder picker, drop zone, URL field) for another one.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::components::ErrorPanel;
-use crate::data::{self, SampleEntry};
+use crate::components::open_bundle::navigate_to_bundle;
+use crate::components::{BundleLoader, ErrorPanel, OpenBundle, RenderLoaded};
+use crate::data::{self, BundleRequest, Loaded, SampleEntry};
+use crate::pages::Overview;
 
-/// Lists `bundles/index.json` with a link to open each sample.
+/// Renders a loaded bundle with the [`Overview`] (header and views), inside a wrapper that
+/// carries the loader's own figures as `data-load-*` attributes (for e2e/bench/load.mjs).
+pub fn render_overview() -> RenderLoaded {
+    Arc::new(|loaded: Loaded| {
+        let s = loaded.stats;
+        view! {
+            <div
+                class="loaded-bundle"
+                data-load-in-worker=s.in_worker.to_string()
+                data-load-stripped=s.stripped.to_string()
+                data-load-transfer-bytes=s.transfer_bytes
+                data-load-assemble-ms=s.assemble_ms
+                data-load-import-ms=s.import_ms
+            >
+                <Overview bundle=loaded.bundle stats=s source=loaded.source />
+            </div>
+        }
+        .into_any()
+    })
+}
+
+/// Lists `bundles/index.json` with a link to open each sample, and the open controls; files
+/// opened here are loaded in place (URLs become `?bundle=URL`).
 #[component]
 pub fn StartPage() -> impl IntoView {
+    let opened = RwSignal::new_local(None::<BundleRequest>);
+    let on_open = Callback::new(move |req: BundleRequest| match req {
+        BundleRequest::Url(url) => navigate_to_bundle(&url),
+        files => opened.set(Some(files)),
+    });
+    move || match opened.get() {
+        Some(request) => {
+            view! { <BundleLoader request=request render=render_overview() /> }.into_any()
+        }
+        None => view! { <StartContent on_open=on_open /> }.into_any(),
+    }
+}
+
+#[component]
+fn StartContent(on_open: Callback<BundleRequest>) -> impl IntoView {
     let samples = LocalResource::new(data::load_samples);
     view! {
         <section class="start">
@@ -31,10 +73,12 @@ pub fn StartPage() -> impl IntoView {
             </Suspense>
             <h2>"Open another bundle"</h2>
             <p>
-                "Add " <code>"?bundle=URL"</code> " to this page's address, with the URL of a "
-                <code>".json"</code> " or " <code>".json.gz"</code> " bundle written by "
-                <code>"runlens export"</code> "."
+                "Open a " <code>".json"</code> " or " <code>".json.gz"</code> " bundle written by "
+                <code>"runlens export"</code> ", or the raw harness files themselves (imported "
+                "here by the same code as " <code>"runlens export"</code> "), or add "
+                <code>"?bundle=URL"</code> " to this page's address."
             </p>
+            <OpenBundle on_open=on_open />
         </section>
     }
 }

@@ -1,0 +1,92 @@
+//! Loads a [`BundleRequest`] with progress and Cancel, then renders the loaded bundle, or
+//! the error with the open controls so the reader can load another.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::components::{ErrorPanel, LoadProgress, OpenBundle, open_bundle::navigate_to_bundle};
+use crate::data::{self, BundleRequest, Loaded, Phase, Progress};
+use crate::loader::client::LoadHandle;
+
+/// Renders a loaded bundle (the app passes its views).
+pub type RenderLoaded = Arc<dyn Fn(Loaded) -> AnyView + Send + Sync>;
+
+#[derive(Clone)]
+enum Status {
+    Loading,
+    Loaded(Loaded),
+    Failed(String),
+    Cancelled,
+}
+
+/// Loads `request` (in a Web Worker), showing progress with a Cancel button; then
+/// `render(loaded)`, or the error panel and the open controls.
+#[component]
+pub fn BundleLoader(
+    /// What to load.
+    request: BundleRequest,
+    /// Renders the loaded bundle.
+    render: RenderLoaded,
+) -> impl IntoView {
+    let current = RwSignal::new_local(request);
+    let status = RwSignal::new_local(Status::Loading);
+    let progress = RwSignal::new(Progress {
+        phase: Phase::Starting,
+        done: 0,
+        total: None,
+    });
+    let handle = StoredValue::new_local(None::<LoadHandle>);
+    Effect::new(move |_| {
+        let request = current.get();
+        status.set(Status::Loading);
+        let h = data::load(
+            request,
+            // `try_set`: a late message after this loader was unmounted is dropped.
+            move |p| {
+                progress.try_set(p);
+            },
+            move |result| {
+                status.try_set(match result {
+                    Ok(loaded) => Status::Loaded(loaded),
+                    Err(e) => Status::Failed(e.to_string()),
+                });
+            },
+        );
+        handle.set_value(Some(h));
+    });
+    let cancel = move || {
+        if let Some(h) = handle.get_value() {
+            h.cancel();
+        }
+    };
+    on_cleanup(move || {
+        if matches!(status.try_get_untracked(), Some(Status::Loading)) {
+            cancel();
+        }
+    });
+    let on_cancel = Callback::new(move |()| {
+        cancel();
+        status.set(Status::Cancelled);
+    });
+    let on_open = Callback::new(move |req: BundleRequest| match req {
+        BundleRequest::Url(url) => navigate_to_bundle(&url),
+        files => current.set(files),
+    });
+    move || match status.get() {
+        Status::Loading => {
+            view! { <LoadProgress progress=progress on_cancel=on_cancel /> }.into_any()
+        }
+        Status::Loaded(loaded) => render(loaded),
+        Status::Failed(message) => view! {
+            <ErrorPanel title="Could not load the bundle" message=message />
+            <OpenBundle on_open=on_open />
+        }
+        .into_any(),
+        Status::Cancelled => view! {
+            <p class="load-cancelled" data-testid="load-cancelled">"Loading was cancelled."</p>
+            <OpenBundle on_open=on_open />
+        }
+        .into_any(),
+    }
+}

@@ -1,0 +1,326 @@
+//! The page side: starts a loader worker per load, rebuilds the bundle from its chunks (one
+//! message = one task, each parsing at most about [`super::split::CHUNK_BYTES`]), answers
+//! [`super::detail::cell_detail`], and falls back to loading on the main thread without a worker.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use js_sys::{Function, Uint8Array};
+use runlens_core::bundle::Bundle;
+use wasm_bindgen::prelude::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Event, MessageEvent, Worker};
+
+use super::pipeline;
+use super::protocol::{self, FromWorker, ToWorker};
+use super::split::Assembler;
+use crate::data::{BundleRequest, LoadError, LoadStats, Loaded, Phase, Progress, now_ms};
+
+/// The worker script written by trunk (`data-type="worker"` with `data-loader-shim`).
+pub const WORKER_SCRIPT: &str = "./runlens-worker_loader.js";
+
+type OnProgress = Box<dyn Fn(Progress)>;
+type OnDone = Box<dyn FnOnce(Result<Loaded, LoadError>)>;
+
+/// A running (or finished) load; [`LoadHandle::cancel`] stops it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoadHandle {
+    id: u64,
+}
+
+impl LoadHandle {
+    /// Stops the load if it is still the current one: terminates its worker; its `on_done`
+    /// is never called.
+    pub fn cancel(&self) {
+        CURRENT.with_borrow_mut(|current| {
+            if current.as_ref().is_some_and(|c| c.id == self.id)
+                && let Some(c) = current.take()
+            {
+                c.stop();
+            }
+        });
+    }
+}
+
+pub(super) struct Current {
+    id: u64,
+    pub(super) worker: Option<Worker>,
+    pub(super) state: Rc<RefCell<State>>,
+}
+
+impl Current {
+    fn stop(self) {
+        if let Some(w) = &self.worker {
+            w.terminate();
+        }
+        let mut state = self.state.borrow_mut();
+        state.on_done = None;
+        state.asm = None;
+    }
+}
+
+#[derive(Default)]
+pub(super) struct State {
+    ready: bool,
+    request: Option<BundleRequest>,
+    source: String,
+    on_progress: Option<OnProgress>,
+    on_done: Option<OnDone>,
+    asm: Option<Assembler>,
+    rows_total: u64,
+    rows_done: u64,
+    assemble_ms: f64,
+    transfer_bytes: usize,
+    /// The loaded bundle when it was loaded on the main thread (answers details locally).
+    pub(super) local: Option<Arc<Bundle>>,
+    pub(super) pending: HashMap<u32, Function>,
+    pub(super) next_detail: u32,
+}
+
+thread_local! {
+    pub(super) static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+    static NEXT_ID: RefCell<u64> = const { RefCell::new(0) };
+}
+
+/// Starts loading `request`, replacing (and stopping) any earlier load.
+pub fn start(request: BundleRequest, on_progress: OnProgress, on_done: OnDone) -> LoadHandle {
+    let id = NEXT_ID.with_borrow_mut(|n| {
+        *n += 1;
+        *n
+    });
+    if let Some(old) = CURRENT.take() {
+        old.stop();
+    }
+    on_progress(Progress {
+        phase: Phase::Starting,
+        done: 0,
+        total: None,
+    });
+    let state = Rc::new(RefCell::new(State {
+        source: request.source(),
+        request: Some(request),
+        on_progress: Some(on_progress),
+        on_done: Some(on_done),
+        ..State::default()
+    }));
+    let worker = Worker::new(WORKER_SCRIPT).ok();
+    match &worker {
+        Some(w) => wire(w, id, &state),
+        None => run_locally(id, state.clone()),
+    }
+    CURRENT.set(Some(Current { id, worker, state }));
+    LoadHandle { id }
+}
+
+fn is_current(id: u64) -> bool {
+    CURRENT.with_borrow(|c| c.as_ref().is_some_and(|c| c.id == id))
+}
+
+fn wire(worker: &Worker, id: u64, state: &Rc<RefCell<State>>) {
+    let st = state.clone();
+    let w = worker.clone();
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+        if is_current(id) {
+            on_message(&w, &st, &ev.data());
+        }
+    });
+    let st = state.clone();
+    let w = worker.clone();
+    // A worker script that fails to load fires a plain `Event`; an uncaught error inside the
+    // worker an `ErrorEvent` with a message.
+    let on_error = Closure::<dyn FnMut(Event)>::new(move |ev: Event| {
+        ev.prevent_default();
+        if !is_current(id) {
+            return;
+        }
+        let ready = st.borrow().ready;
+        if ready {
+            finish(
+                &st,
+                Err(LoadError::Loader(format!(
+                    "the loader stopped: {}",
+                    js_sys::Reflect::get(&ev, &"message".into())
+                        .ok()
+                        .and_then(|m| m.as_string())
+                        .unwrap_or_else(|| "no message".to_owned())
+                ))),
+            );
+        } else {
+            // No worker script here (e.g. a test page): load on the main thread instead.
+            w.terminate();
+            CURRENT.with_borrow_mut(|c| {
+                if let Some(c) = c.as_mut() {
+                    c.worker = None;
+                }
+            });
+            run_locally(id, st.clone());
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    // Kept for the life of the worker; a stale load's handlers only check `is_current`.
+    on_message.forget();
+    on_error.forget();
+}
+
+fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
+    let message = match protocol::decode::<FromWorker>(data) {
+        Ok(m) => m,
+        Err(e) => return finish(state, Err(LoadError::Loader(e))),
+    };
+    let body = message.body.unwrap_or_default();
+    match message.head {
+        FromWorker::Ready => {
+            let request = {
+                let mut s = state.borrow_mut();
+                s.ready = true;
+                s.request.take()
+            };
+            send_request(worker, request);
+        }
+        FromWorker::Progress(p) => progress(state, p),
+        FromWorker::Skeleton { rows, .. } => {
+            let t0 = now_ms();
+            let asm = Assembler::new(&body);
+            let mut s = state.borrow_mut();
+            s.assemble_ms += now_ms() - t0;
+            s.transfer_bytes += body.len();
+            s.rows_total = rows;
+            match asm {
+                Ok(asm) => s.asm = Some(asm),
+                Err(e) => {
+                    drop(s);
+                    return finish(state, Err(LoadError::Loader(e)));
+                }
+            }
+            drop(s);
+            progress(state, transfer_progress(0, rows));
+        }
+        FromWorker::Chunk { key, rows } => {
+            let t0 = now_ms();
+            let mut s = state.borrow_mut();
+            let added = match s.asm.as_mut() {
+                Some(asm) => asm.add(key, &body),
+                None => Err("loader: rows arrived before the skeleton".to_owned()),
+            };
+            s.assemble_ms += now_ms() - t0;
+            s.transfer_bytes += body.len();
+            s.rows_done += rows;
+            let p = transfer_progress(s.rows_done, s.rows_total);
+            drop(s);
+            match added {
+                Ok(()) => progress(state, p),
+                Err(e) => finish(state, Err(LoadError::Loader(e))),
+            }
+        }
+        FromWorker::Done { mut stats } => {
+            let (asm, source) = {
+                let mut s = state.borrow_mut();
+                stats.assemble_ms = s.assemble_ms;
+                stats.transfer_bytes = s.transfer_bytes;
+                (s.asm.take(), s.source.clone())
+            };
+            let result = asm
+                .map(|asm| Loaded {
+                    bundle: Arc::new(asm.finish()),
+                    stats,
+                    source,
+                })
+                .ok_or_else(|| LoadError::Loader("loader: no bundle was sent".to_owned()));
+            finish(state, result);
+        }
+        FromWorker::Failed { message } => finish(state, Err(LoadError::Loader(message))),
+        FromWorker::Detail { id } => {
+            let resolve = state.borrow_mut().pending.remove(&id);
+            if let Some(resolve) = resolve {
+                let _ = resolve.call1(&JsValue::NULL, &Uint8Array::from(body.as_slice()));
+            }
+        }
+    }
+}
+
+fn transfer_progress(done: u64, total: u64) -> Progress {
+    Progress {
+        phase: Phase::Transferring,
+        done,
+        total: Some(total),
+    }
+}
+
+fn send_request(worker: &Worker, request: Option<BundleRequest>) {
+    let (message, transfer) = match request {
+        Some(BundleRequest::Url(url)) => {
+            let url = absolute(&url);
+            protocol::encode(&ToWorker::LoadUrl { url }, None, &[])
+        }
+        Some(BundleRequest::Files(files)) => protocol::encode(&ToWorker::LoadFiles, None, &files),
+        None => return,
+    };
+    let _ = worker.post_message_with_transfer(&message, &transfer);
+}
+
+/// `url` resolved against the page (the worker would resolve it against its script).
+fn absolute(url: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.base_uri().ok().flatten());
+    base.and_then(|b| web_sys::Url::new_with_base(url, &b).ok())
+        .map_or_else(|| url.to_owned(), |u| u.href())
+}
+
+fn progress(state: &Rc<RefCell<State>>, p: Progress) {
+    // Take the callback out while it runs, so it may start another load.
+    let cb = state.borrow_mut().on_progress.take();
+    if let Some(cb) = cb {
+        cb(p);
+        let mut s = state.borrow_mut();
+        if s.on_done.is_some() && s.on_progress.is_none() {
+            s.on_progress = Some(cb);
+        }
+    }
+}
+
+fn finish(state: &Rc<RefCell<State>>, result: Result<Loaded, LoadError>) {
+    let cb = {
+        let mut s = state.borrow_mut();
+        s.on_progress = None;
+        s.asm = None;
+        s.on_done.take()
+    };
+    if let Some(cb) = cb {
+        cb(result);
+    }
+}
+
+fn run_locally(id: u64, state: Rc<RefCell<State>>) {
+    let Some(request) = state.borrow_mut().request.take() else {
+        return;
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        let st = state.clone();
+        let on_progress = move |p| {
+            if is_current(id) {
+                progress(&st, p);
+            }
+        };
+        let result = pipeline::load_full(&request, &on_progress, true).await;
+        if !is_current(id) {
+            return;
+        }
+        let result = result.map(|(bundle, stats)| {
+            let bundle = Arc::new(bundle);
+            state.borrow_mut().local = Some(bundle.clone());
+            Loaded {
+                bundle,
+                stats: LoadStats {
+                    in_worker: false,
+                    ..stats
+                },
+                source: request.source(),
+            }
+        });
+        finish(&state, result);
+    });
+}

@@ -1,0 +1,60 @@
+//! Full cells on demand: the page's copy of a large bundle has no trajectory text, the
+//! worker that loaded it keeps the full bundle and answers `detail` requests.
+
+use js_sys::{Promise, Uint8Array};
+use runlens_core::bundle::Cell;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::client::CURRENT;
+use super::protocol::{self, ToWorker};
+use crate::data::LoadError;
+
+/// One full cell of the current bundle (see [`crate::data::cell_detail`]).
+pub async fn cell_detail(
+    corpus: &str,
+    model: &str,
+    trace_id: &str,
+) -> Result<Option<Cell>, LoadError> {
+    let none = || LoadError::Loader("no bundle is loaded".to_owned());
+    let (worker, state) = CURRENT
+        .with_borrow(|c| c.as_ref().map(|c| (c.worker.clone(), c.state.clone())))
+        .ok_or_else(none)?;
+    if let Some(bundle) = state.borrow().local.clone() {
+        return Ok(bundle
+            .body
+            .corpus(corpus)
+            .and_then(|c| c.cell(trace_id, model))
+            .cloned());
+    }
+    let worker = worker.ok_or_else(none)?;
+    let id = {
+        let mut s = state.borrow_mut();
+        s.next_detail += 1;
+        s.next_detail
+    };
+    let mut resolve_fn = None;
+    let promise = Promise::new(&mut |resolve, _reject| resolve_fn = Some(resolve));
+    if let Some(resolve) = resolve_fn {
+        state.borrow_mut().pending.insert(id, resolve);
+    }
+    let head = ToWorker::Detail {
+        id,
+        corpus: corpus.to_owned(),
+        model: model.to_owned(),
+        trace_id: trace_id.to_owned(),
+    };
+    let (message, transfer) = protocol::encode(&head, None, &[]);
+    worker
+        .post_message_with_transfer(&message, &transfer)
+        .map_err(|_| LoadError::Loader("the loader is not running".to_owned()))?;
+    let answer = JsFuture::from(promise)
+        .await
+        .map_err(|_| LoadError::Loader("the loader did not answer".to_owned()))?;
+    let bytes = answer
+        .dyn_into::<Uint8Array>()
+        .map(|a| a.to_vec())
+        .unwrap_or_default();
+    serde_json::from_slice(&bytes)
+        .map_err(|e| LoadError::Loader(format!("loader: a malformed cell ({e})")))
+}

@@ -1,0 +1,14 @@
+//! Loading off the main thread: a dedicated Web Worker (`src/bin/runlens-worker.rs`) owns
+//! download, gunzip, parse, the content-hash check and the import of raw harness files; the
+//! page receives the bundle in chunks it parses one per task. The protocol is described in
+//! docs/architecture.md, "Loading".
+
+pub mod assemble;
+pub mod client;
+pub mod detail;
+pub mod files;
+pub mod pipeline;
+pub mod progress;
+pub mod protocol;
+pub mod split;
+pub mod worker;

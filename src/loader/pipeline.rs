@@ -1,0 +1,137 @@
+//! The whole load of one request in the current scope (the worker, or the page when there is
+//! no worker): download or read, inflate, parse, check the hash, or import harness files.
+
+use runlens_core::bundle::Bundle;
+use runlens_core::import::{ImportOptions, InputFile, import_files};
+
+use super::files::{self, Opened};
+use crate::api;
+use crate::data::{
+    BundleRequest, LoadError, LoadStats, Phase, Progress, inflate, now_ms, parse_bundle,
+    verify_bundle,
+};
+
+/// Reports progress.
+pub type OnProgress<'a> = &'a dyn Fn(Progress);
+
+/// Loads `request` completely: the full bundle and what it cost. A decoded bundle's content
+/// hash is checked when `verify` is set (the worker checks it later, while the page parses);
+/// an imported bundle's hash is computed by the import itself.
+pub async fn load_full(
+    request: &BundleRequest,
+    progress: OnProgress<'_>,
+    verify: bool,
+) -> Result<(Bundle, LoadStats), LoadError> {
+    match request {
+        BundleRequest::Url(url) => {
+            let t0 = now_ms();
+            let bytes = api::fetch_bytes_with_progress(url, &|done, total| {
+                progress(Progress {
+                    phase: Phase::Downloading,
+                    done,
+                    total,
+                });
+            })
+            .await?;
+            let stats = LoadStats {
+                download_bytes: bytes.len(),
+                download_ms: now_ms() - t0,
+                ..LoadStats::default()
+            };
+            decode(url, bytes, stats, progress, verify).await
+        }
+        BundleRequest::Files(list) => {
+            let t0 = now_ms();
+            let opened = files::read_all(list, &|done, total| {
+                progress(Progress {
+                    phase: Phase::Reading,
+                    done,
+                    total: Some(total),
+                });
+            })
+            .await?;
+            let read_ms = now_ms() - t0;
+            match opened {
+                Opened::Bundle { name, bytes } => {
+                    let stats = LoadStats {
+                        download_bytes: bytes.len(),
+                        download_ms: read_ms,
+                        ..LoadStats::default()
+                    };
+                    decode(&name, bytes, stats, progress, verify).await
+                }
+                Opened::Harness(inputs) => import(&inputs, read_ms, progress),
+            }
+        }
+    }
+}
+
+async fn decode(
+    name: &str,
+    bytes: Vec<u8>,
+    mut stats: LoadStats,
+    progress: OnProgress<'_>,
+    verify: bool,
+) -> Result<(Bundle, LoadStats), LoadError> {
+    let t1 = now_ms();
+    progress(Progress {
+        phase: Phase::Inflating,
+        done: 0,
+        total: None,
+    });
+    let json = inflate(name, bytes).await?;
+    let t2 = now_ms();
+    let json_bytes = json.len() as u64;
+    progress(Progress {
+        phase: Phase::Parsing,
+        done: 0,
+        total: Some(json_bytes),
+    });
+    let bundle = parse_bundle(name, &json)?;
+    drop(json);
+    let t3 = now_ms();
+    if verify {
+        progress(Progress {
+            phase: Phase::Checking,
+            done: 0,
+            total: None,
+        });
+        verify_bundle(name, &bundle)?;
+    }
+    let t4 = now_ms();
+    stats.json_bytes = json_bytes as usize;
+    stats.gunzip_ms = t2 - t1;
+    stats.parse_ms = t3 - t2;
+    stats.verify_ms = t4 - t3;
+    Ok((bundle, stats))
+}
+
+fn import(
+    inputs: &[InputFile],
+    read_ms: f64,
+    progress: OnProgress<'_>,
+) -> Result<(Bundle, LoadStats), LoadError> {
+    let total: usize = inputs.iter().map(|f| f.bytes.len()).sum();
+    progress(Progress {
+        phase: Phase::Importing,
+        done: 0,
+        total: Some(total as u64),
+    });
+    let t0 = now_ms();
+    let opts = ImportOptions {
+        runlens_version: env!("CARGO_PKG_VERSION").to_owned(),
+        created_at: String::from(js_sys::Date::new_0().to_iso_string()),
+        ..ImportOptions::default()
+    };
+    let imported = import_files(inputs, &opts).map_err(|e| LoadError::Import(e.to_string()))?;
+    let bundle = imported.bundle;
+    let stats = LoadStats {
+        download_bytes: total,
+        json_bytes: 0,
+        download_ms: read_ms,
+        import_ms: now_ms() - t0,
+        imported: true,
+        ..LoadStats::default()
+    };
+    Ok((bundle, stats))
+}

@@ -1,0 +1,70 @@
+//! Load progress: the phase and how far it got (shown by `components::LoadProgress`).
+
+use serde::{Deserialize, Serialize};
+
+/// The phase a load is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Starting the loader.
+    Starting,
+    /// Downloading (bytes of the file as sent, compressed for `.json.gz`).
+    Downloading,
+    /// Reading opened files (bytes).
+    Reading,
+    /// Inflating gzip (bytes of JSON so far).
+    Inflating,
+    /// Parsing the JSON (bytes of JSON).
+    Parsing,
+    /// Importing harness files (bytes of input).
+    Importing,
+    /// Re-computing the content hash.
+    Checking,
+    /// Handing the rows to the page (rows).
+    Transferring,
+}
+
+impl Phase {
+    /// Words for the progress bar.
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::Starting => "Starting the loader",
+            Phase::Downloading => "Downloading",
+            Phase::Reading => "Reading the files",
+            Phase::Inflating => "Decompressing",
+            Phase::Parsing => "Parsing the bundle",
+            Phase::Importing => "Importing the harness files",
+            Phase::Checking => "Checking the content hash",
+            Phase::Transferring => "Preparing the views",
+        }
+    }
+
+    /// Unit of `done`/`total`.
+    pub fn unit(self) -> &'static str {
+        if self == Phase::Transferring {
+            "rows"
+        } else {
+            "bytes"
+        }
+    }
+}
+
+/// Where a load is: phase, amount done and total when known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// Current phase.
+    pub phase: Phase,
+    /// Bytes (or rows) done in this phase.
+    pub done: u64,
+    /// Total, when known (a download without `Content-Length` has none).
+    pub total: Option<u64>,
+}
+
+impl Progress {
+    /// `done / total` in 0..=1, when the total is known and non-zero.
+    pub fn fraction(&self) -> Option<f64> {
+        self.total
+            .filter(|&t| t > 0)
+            .map(|t| (self.done as f64 / t as f64).clamp(0.0, 1.0))
+    }
+}

@@ -1,0 +1,127 @@
+//! Messages between the page and the loader worker (see docs/architecture.md, "Loading").
+//!
+//! Every message is a JS object `{ head, body?, files? }`: `head` is the JSON of a
+//! [`ToWorker`] or [`FromWorker`], `body` an optional `Uint8Array` (JSON bytes, its buffer
+//! transferred, never copied twice), `files` the `File`s of a [`ToWorker::LoadFiles`].
+
+use js_sys::{Array, Object, Reflect, Uint8Array};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::{JsCast, JsValue};
+
+use super::split::ChunkKey;
+use crate::data::{LoadStats, Progress};
+
+/// Page → worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ToWorker {
+    /// Download and decode the bundle at an absolute URL.
+    LoadUrl {
+        /// Absolute URL (resolved against the page).
+        url: String,
+    },
+    /// Decode a bundle file or import harness files (the message's `files`).
+    LoadFiles,
+    /// Send one cell of the full bundle (trajectory text included).
+    Detail {
+        /// Request id, echoed in the answer.
+        id: u32,
+        /// Corpus name.
+        corpus: String,
+        /// Model key.
+        model: String,
+        /// Question key.
+        trace_id: String,
+    },
+}
+
+/// Worker → page.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FromWorker {
+    /// The worker's WASM is running.
+    Ready,
+    /// Progress of the current phase.
+    Progress(Progress),
+    /// The bundle without rows (`body`), then `rows` rows follow in chunks.
+    Skeleton {
+        /// Rows in all chunks together.
+        rows: u64,
+        /// Whether trajectory text was stripped (the full bundle stays in the worker).
+        stripped: bool,
+    },
+    /// One chunk of rows (`body`: a JSON array).
+    Chunk {
+        /// Where the rows go.
+        key: ChunkKey,
+        /// Rows in this chunk.
+        rows: u64,
+    },
+    /// Every chunk was sent and the content hash checked.
+    Done {
+        /// Sizes and timings measured in the worker.
+        stats: LoadStats,
+    },
+    /// Loading failed; the message names file, line, field and what was expected.
+    Failed {
+        /// The error, in plain words.
+        message: String,
+    },
+    /// Answer to [`ToWorker::Detail`] (`body`: JSON of `Option<Cell>`).
+    Detail {
+        /// The request id.
+        id: u32,
+    },
+}
+
+/// A decoded message.
+pub struct Message<H> {
+    /// The head.
+    pub head: H,
+    /// JSON bytes, if any.
+    pub body: Option<Vec<u8>>,
+    /// Files, if any.
+    pub files: Vec<web_sys::File>,
+}
+
+/// Builds the JS object for `head` (+ body, files) and the list of buffers to transfer.
+pub fn encode<H: Serialize>(
+    head: &H,
+    body: Option<&[u8]>,
+    files: &[web_sys::File],
+) -> (JsValue, Array) {
+    let obj = Object::new();
+    let transfer = Array::new();
+    let head = serde_json::to_string(head).unwrap_or_default();
+    let _ = Reflect::set(&obj, &"head".into(), &head.into());
+    if let Some(bytes) = body {
+        let array = Uint8Array::from(bytes);
+        transfer.push(&array.buffer());
+        let _ = Reflect::set(&obj, &"body".into(), &array);
+    }
+    if !files.is_empty() {
+        let list: Array = files.iter().collect();
+        let _ = Reflect::set(&obj, &"files".into(), &list);
+    }
+    (obj.into(), transfer)
+}
+
+/// Reads a message built by [`encode`]; `Err` names what was malformed.
+pub fn decode<H: for<'de> Deserialize<'de>>(data: &JsValue) -> Result<Message<H>, String> {
+    let head = Reflect::get(data, &"head".into())
+        .ok()
+        .and_then(|h| h.as_string())
+        .ok_or("loader: a message without a head")?;
+    let head =
+        serde_json::from_str(&head).map_err(|e| format!("loader: a malformed message ({e})"))?;
+    let body = Reflect::get(data, &"body".into())
+        .ok()
+        .and_then(|b| b.dyn_into::<Uint8Array>().ok())
+        .map(|b| b.to_vec());
+    let files = Reflect::get(data, &"files".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Array>().ok())
+        .map(|a| a.iter().filter_map(|f| f.dyn_into().ok()).collect())
+        .unwrap_or_default();
+    Ok(Message { head, body, files })
+}

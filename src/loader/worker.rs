@@ -1,0 +1,126 @@
+//! The worker side: runs in `runlens-worker` (a dedicated Web Worker), loads one request,
+//! sends the page a skeleton and chunks (see [`super::split`]), checks the content hash, and
+//! keeps the full bundle to answer [`ToWorker::Detail`].
+
+use std::cell::RefCell;
+
+use runlens_core::bundle::Bundle;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use super::pipeline;
+use super::protocol::{self, FromWorker, ToWorker};
+use super::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
+use crate::data::{BundleRequest, now_ms, verify_bundle};
+
+thread_local! {
+    static FULL: RefCell<Option<Bundle>> = const { RefCell::new(None) };
+}
+
+/// Entry point of the worker binary: installs the message handler and says `Ready`.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        post(
+            &FromWorker::Failed {
+                message: format!("the loader hit an internal error: {info}"),
+            },
+            None,
+        );
+    }));
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|ev: MessageEvent| handle(&ev));
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    // The handler lives as long as the worker.
+    on_message.forget();
+    post(&FromWorker::Ready, None);
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(head: &FromWorker, body: Option<&[u8]>) {
+    let (message, transfer) = protocol::encode(head, body, &[]);
+    let _ = scope().post_message_with_transfer(&message, &transfer);
+}
+
+fn handle(ev: &MessageEvent) {
+    let message = match protocol::decode::<ToWorker>(&ev.data()) {
+        Ok(m) => m,
+        Err(message) => return post(&FromWorker::Failed { message }, None),
+    };
+    match message.head {
+        ToWorker::LoadUrl { url } => {
+            wasm_bindgen_futures::spawn_local(run(BundleRequest::Url(url)));
+        }
+        ToWorker::LoadFiles => {
+            wasm_bindgen_futures::spawn_local(run(BundleRequest::Files(message.files)));
+        }
+        ToWorker::Detail {
+            id,
+            corpus,
+            model,
+            trace_id,
+        } => {
+            let json = FULL.with_borrow(|full| {
+                let cell = full
+                    .as_ref()
+                    .and_then(|b| b.body.corpus(&corpus))
+                    .and_then(|c| c.cell(&trace_id, &model));
+                serde_json::to_vec(&cell).unwrap_or_default()
+            });
+            post(&FromWorker::Detail { id }, Some(&json));
+        }
+    }
+}
+
+async fn run(request: BundleRequest) {
+    let progress = |p| post(&FromWorker::Progress(p), None);
+    let (bundle, mut stats) = match pipeline::load_full(&request, &progress, false).await {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            return post(
+                &FromWorker::Failed {
+                    message: e.to_string(),
+                },
+                None,
+            );
+        }
+    };
+    let strip = stats.json_bytes.max(stats.download_bytes) > STRIP_ABOVE_BYTES;
+    let rows = split::row_count(&bundle);
+    post(
+        &FromWorker::Skeleton {
+            rows: rows as u64,
+            stripped: strip,
+        },
+        Some(&split::skeleton_json(&bundle)),
+    );
+    split::for_each_chunk(&bundle, strip, CHUNK_BYTES, |key, rows, json| {
+        post(
+            &FromWorker::Chunk {
+                key,
+                rows: rows as u64,
+            },
+            Some(&json),
+        );
+    });
+    // The page parses the chunks while the hash is checked here.
+    let name = request.source();
+    let t0 = now_ms();
+    if !stats.imported
+        && let Err(e) = verify_bundle(&name, &bundle)
+    {
+        return post(
+            &FromWorker::Failed {
+                message: e.to_string(),
+            },
+            None,
+        );
+    }
+    stats.verify_ms = now_ms() - t0;
+    stats.in_worker = true;
+    stats.stripped = strip;
+    FULL.set(Some(bundle));
+    post(&FromWorker::Done { stats }, None);
+}

@@ -1,0 +1,388 @@
+//! Browser tests of loading: the chunked hand-over of the loader worker, the progress bar,
+//! the open controls, and BundleLoader's main-thread fallback (the test page has no worker
+//! script, so it also proves the fallback).
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::{Arc, Mutex};
+
+use leptos::prelude::*;
+use runlens_core::bundle::{
+    Bundle, BundleBody, Cell, Corpus, FmLabel, Provenance, ResultRow, ResultScore, Vote,
+};
+use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
+use runlens_web::data::{BundleRequest, Loaded, Phase, Progress};
+use runlens_web::loader::files::{import_paths, is_bundle_name};
+use runlens_web::loader::split::{self, Assembler, ChunkKey, Part};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn cell(n: usize) -> Cell {
+    Cell {
+        sqls: (0..n).map(|i| format!("SELECT {i}")).collect(),
+        sql_results: (0..n).map(|i| format!("{{\"x\":{i}}}")).collect(),
+        final_answer: Some("forty-two".into()),
+        turns: Some(n as u32),
+        result_score: Some(ResultScore {
+            reasoning: Some("because".into()),
+            votes: Some(vec![Vote {
+                reasoning: Some("the rows match".into()),
+                ..Vote::default()
+            }]),
+            ..ResultScore::default()
+        }),
+        ..Cell::default()
+    }
+}
+
+/// Two corpora; corpus `b` has 3 result rows with 1, 2 and 3 SQL calls.
+fn bundle() -> Bundle {
+    let results = (1..=3)
+        .map(|i| ResultRow {
+            trace_id: format!("q{i}"),
+            candidates: [("m1".to_owned(), Some(cell(i))), ("m2".to_owned(), None)]
+                .into_iter()
+                .collect(),
+            ..ResultRow::default()
+        })
+        .collect();
+    let b = Corpus {
+        name: "b".into(),
+        models: vec!["m1".into(), "m2".into()],
+        results,
+        fm_labels: vec![FmLabel {
+            trace_id: "q1".into(),
+            model: "m1".into(),
+            fm: "FM1".into(),
+            reason: Some("long reason".into()),
+            ..FmLabel::default()
+        }],
+        ..Corpus::default()
+    };
+    let a = Corpus {
+        name: "a".into(),
+        ..Corpus::default()
+    };
+    let body = BundleBody {
+        corpora: vec![a, b],
+        ..BundleBody::default()
+    };
+    Bundle::new(Provenance::default(), body)
+}
+
+#[wasm_bindgen_test]
+fn chunks_rebuild_the_bundle_exactly() {
+    let b = bundle();
+    // A 1-byte chunk budget puts every row in its own chunk: 3 results + 1 FM label.
+    let (back, chunks) = split::round_trip(&b, false, 1).unwrap();
+    assert_eq!(chunks, 4);
+    assert_eq!(back, b);
+    let (back, chunks) = split::round_trip(&b, false, 1 << 20).unwrap();
+    assert_eq!(chunks, 2);
+    assert_eq!(back, b);
+    assert_eq!(split::row_count(&b), 4);
+}
+
+#[wasm_bindgen_test]
+fn stripping_keeps_counts_sql_and_the_real_hash() {
+    let b = bundle();
+    let (view, _) = split::round_trip(&b, true, 1 << 20).unwrap();
+    assert_eq!(view.content_hash, b.content_hash);
+    let c = view.body.corpus("b").unwrap().cell("q3", "m1").unwrap();
+    assert_eq!(c.sqls, ["SELECT 0", "SELECT 1", "SELECT 2"]);
+    assert_eq!(c.sql_results, ["", "", ""]);
+    assert_eq!(c.final_answer.as_deref(), Some(""));
+    let score = c.result_score.as_ref().unwrap();
+    assert_eq!(score.reasoning.as_deref(), Some(""));
+    assert_eq!(
+        score.votes.as_ref().unwrap()[0].reasoning.as_deref(),
+        Some("")
+    );
+    assert_eq!(c.turns, Some(3));
+    let fm = &view.body.corpus("b").unwrap().fm_labels[0];
+    assert_eq!((fm.fm.as_str(), fm.reason.as_deref()), ("FM1", Some("")));
+    // Everything but the stripped text is unchanged.
+    let mut expected = b.clone();
+    for r in &mut expected.body.corpora[1].results {
+        for c in r.candidates.values_mut().flatten() {
+            split::strip_cell(c);
+        }
+    }
+    expected.body.corpora[1].fm_labels[0].reason = Some(String::new());
+    assert_eq!(view, expected);
+}
+
+#[wasm_bindgen_test]
+fn bad_chunks_are_errors_not_panics() {
+    let mut asm = Assembler::new(&split::skeleton_json(&bundle())).unwrap();
+    let key = |corpus, part| ChunkKey { corpus, part };
+    let e = asm.add(key(7, Part::Results), b"[]").unwrap_err();
+    assert_eq!(e, "loader: a chunk names corpus 7 of 2");
+    let e = asm
+        .add(key(1, Part::Rankings), b"[{\"trace_id\": 5}]")
+        .unwrap_err();
+    assert!(
+        e.starts_with("loader: a Rankings chunk of corpus 1 is not valid"),
+        "{e}"
+    );
+    assert!(Assembler::new(b"{").is_err());
+}
+
+#[wasm_bindgen_test]
+fn opened_file_names_and_paths() {
+    assert!(is_bundle_name("run.json.gz"));
+    assert!(is_bundle_name("run.json"));
+    assert!(!is_bundle_name("dev/board_manifest.json"));
+    assert!(!is_bundle_name("results.jsonl"));
+    let picked = [
+        "files/dev/results.jsonl",
+        "files/out/failure_labels.jsonl",
+        "files/schema.md",
+    ];
+    let picked: Vec<String> = picked.iter().map(|s| s.to_string()).collect();
+    assert_eq!(
+        import_paths(&picked),
+        ["dev/results.jsonl", "out/failure_labels.jsonl", "schema.md"]
+    );
+    let flat: Vec<String> = vec!["results.jsonl".into(), "annotated.jsonl".into()];
+    assert_eq!(import_paths(&flat), flat);
+    let mixed: Vec<String> = vec!["a/results.jsonl".into(), "b/results.jsonl".into()];
+    assert_eq!(import_paths(&mixed), mixed);
+}
+
+fn new_host() -> web_sys::HtmlElement {
+    let host = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    host.unchecked_into()
+}
+
+fn text(host: &web_sys::HtmlElement) -> String {
+    host.text_content().unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn progress_shows_phase_amount_and_cancels() {
+    let host = new_host();
+    let progress = RwSignal::new(Progress {
+        phase: Phase::Downloading,
+        done: 500_000,
+        total: Some(2_000_000),
+    });
+    let cancels = RwSignal::new(0);
+    let on_cancel = Callback::new(move |()| cancels.update(|n| *n += 1));
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        view! { <LoadProgress progress=progress on_cancel=on_cancel /> }
+    }));
+    leptos::task::tick().await;
+    let t = text(&host);
+    assert!(t.contains("Downloading…"), "{t}");
+    // 500,000 of 2,000,000 bytes = 25 %.
+    assert!(t.contains("500.0 KB of 2.0 MB (25%)"), "{t}");
+    let bar: web_sys::HtmlProgressElement = host
+        .query_selector("progress")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(bar.value(), 25.0);
+    progress.set(Progress {
+        phase: Phase::Transferring,
+        done: 3,
+        total: Some(4),
+    });
+    leptos::task::tick().await;
+    let t = text(&host);
+    assert!(t.contains("Preparing the views…"), "{t}");
+    assert!(t.contains("3 rows of 4 rows (75%)"), "{t}");
+    let button: web_sys::HtmlElement = host
+        .query_selector("button.load-cancel")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    button.click();
+    assert_eq!(cancels.get_untracked(), 1);
+}
+
+fn file(name: &str, content: &str) -> web_sys::File {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(content.as_bytes()));
+    web_sys::File::new_with_u8_array_sequence(&parts, name).unwrap()
+}
+
+/// Mounts the open controls; each choice is recorded as `url:…` or `files:…`.
+fn mount_open(host: &web_sys::HtmlElement) -> Arc<Mutex<Vec<String>>> {
+    let opened = Arc::new(Mutex::new(Vec::new()));
+    let sink = opened.clone();
+    let on_open = Callback::new(move |r: BundleRequest| {
+        let entry = match &r {
+            BundleRequest::Url(u) => format!("url:{u}"),
+            BundleRequest::Files(_) => format!("files:{}", r.source()),
+        };
+        sink.lock().unwrap().push(entry);
+    });
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        view! { <OpenBundle on_open=on_open /> }
+    }));
+    opened
+}
+
+fn input(host: &web_sys::HtmlElement, testid: &str) -> web_sys::HtmlInputElement {
+    host.query_selector(&format!("[data-testid='{testid}']"))
+        .unwrap()
+        .unwrap()
+        .unchecked_into()
+}
+
+#[wasm_bindgen_test]
+async fn open_controls_pass_files_drops_and_urls() {
+    let host = new_host();
+    let opened = mount_open(&host);
+    leptos::task::tick().await;
+    // The file picker.
+    let dt = web_sys::DataTransfer::new().unwrap();
+    dt.items().add_with_file(&file("run.json", "{}")).unwrap();
+    let picker = input(&host, "open-files");
+    assert!(picker.multiple());
+    assert_eq!(picker.accept(), ".json,.gz,.jsonl,.yaml,.yml,.md,.txt");
+    picker.set_files(dt.files().as_ref());
+    picker
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    // A drop of two harness files.
+    let dt = web_sys::DataTransfer::new().unwrap();
+    dt.items()
+        .add_with_file(&file("results.jsonl", ""))
+        .unwrap();
+    dt.items()
+        .add_with_file(&file("annotated.jsonl", ""))
+        .unwrap();
+    let init = web_sys::DragEventInit::new();
+    init.set_data_transfer(Some(&dt));
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let drop = web_sys::DragEvent::new_with_event_init_dict("drop", &init).unwrap();
+    let zone = host
+        .query_selector("[data-testid='drop-zone']")
+        .unwrap()
+        .unwrap();
+    assert_eq!(zone.get_attribute("tabindex").as_deref(), Some("0"));
+    zone.dispatch_event(&drop).unwrap();
+    assert!(
+        drop.default_prevented(),
+        "the browser must not open the dropped file"
+    );
+    leptos::task::tick().await;
+    // The URL field.
+    let url = input(&host, "open-url");
+    url.set_value("bundles/other.json.gz");
+    url.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    let form: web_sys::HtmlFormElement = host
+        .query_selector("form.open-url")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    form.request_submit().unwrap();
+    leptos::task::tick().await;
+    assert_eq!(
+        *opened.lock().unwrap(),
+        [
+            "files:run.json",
+            "files:results.jsonl, annotated.jsonl",
+            "url:bundles/other.json.gz"
+        ]
+    );
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(promise).await;
+}
+
+async fn wait_for(host: &web_sys::HtmlElement, needle: &str) -> String {
+    for _ in 0..250 {
+        let t = text(host);
+        if t.contains(needle) {
+            return t;
+        }
+        sleep(20).await;
+    }
+    panic!("{needle:?} never appeared; the page shows: {}", text(host));
+}
+
+fn mount_loader(host: &web_sys::HtmlElement, request: BundleRequest) {
+    let render: RenderLoaded = Arc::new(|loaded: Loaded| {
+        let b = &loaded.bundle.body;
+        let summary = format!(
+            "loaded {} corpora; first {}; models {}; from {}; worker {}",
+            b.corpora.len(),
+            b.corpora
+                .first()
+                .map(|c| c.name.clone())
+                .unwrap_or_default(),
+            b.corpora
+                .first()
+                .map(|c| c.models.join("+"))
+                .unwrap_or_default(),
+            loaded.source,
+            loaded.stats.in_worker,
+        );
+        view! { <p>{summary}</p> }.into_any()
+    });
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        view! { <BundleLoader request=request.clone() render=render.clone() /> }
+    }));
+}
+
+#[wasm_bindgen_test]
+async fn harness_files_are_imported_in_the_page_without_a_worker() {
+    let host = new_host();
+    let results = "{\"trace_id\": \"q1\", \"candidates\": {\"gpt-4.1\": null, \"m2\": null}}\n";
+    let request = BundleRequest::Files(vec![file("results.jsonl", results)]);
+    mount_loader(&host, request);
+    let t = wait_for(&host, "loaded").await;
+    // A corpus file without a folder imports as corpus "corpus" (core's rule).
+    assert_eq!(
+        t,
+        "loaded 1 corpora; first corpus; models gpt-4.1+m2; from results.jsonl; worker false"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_broken_harness_file_shows_file_and_line_and_the_open_controls() {
+    let host = new_host();
+    let broken = "{\"trace_id\": \"q1\", \"candidates\": {}}\n{\"trace_id\": ";
+    mount_loader(
+        &host,
+        BundleRequest::Files(vec![file("results.jsonl", broken)]),
+    );
+    let t = wait_for(&host, "Could not load the bundle").await;
+    assert!(t.contains("results.jsonl:2"), "{t}");
+    assert!(
+        host.query_selector("[data-testid='open-bundle']")
+            .unwrap()
+            .is_some()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_bundle_file_is_decoded_and_two_bundles_are_refused() {
+    let host = new_host();
+    let json = String::from_utf8(bundle().to_json_vec()).unwrap();
+    mount_loader(&host, BundleRequest::Files(vec![file("run.json", &json)]));
+    let t = wait_for(&host, "loaded").await;
+    assert_eq!(
+        t,
+        "loaded 2 corpora; first a; models ; from run.json; worker false"
+    );
+    let host = new_host();
+    let two = vec![file("a.json", &json), file("b.json.gz", "")];
+    mount_loader(&host, BundleRequest::Files(two));
+    let t = wait_for(&host, "open one bundle at a time").await;
+    assert!(t.contains("2 files were opened, 2 of them bundles"), "{t}");
+}
