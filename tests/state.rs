@@ -33,6 +33,15 @@ fn full_state() -> ViewState {
             descending: false,
         }),
         question: Some("ex-007".into()),
+        filter: Some("sub_mode:wrong join".into()),
+        conf_min: 0.25,
+        conf_max: 0.9,
+        cdf_threshold: 0.7,
+        gate_model: Some("gpt-4.1".into()),
+        cell_model: Some("openai/gpt-4.1".into()),
+        trace: Some("ex-007".into()),
+        from: Some("failures".into()),
+        diff: true,
     }
 }
 
@@ -45,7 +54,8 @@ fn every_field_round_trips_through_the_query() {
         "?bundle=https://example.org/runs/a%20b.json.gz&h=0123456789ab&tab=ranking\
          &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b&k=7&t=0.35&gold=parser\
          &q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&lbsort=turns\
-         &question=ex-007"
+         &question=ex-007&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&gmodel=gpt-4.1\
+         &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1"
     );
     assert_eq!(decode_query(&q), s);
 }

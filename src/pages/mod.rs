@@ -1,12 +1,20 @@
 //! One view per file.
 
+pub mod audit;
 pub mod board_columns;
+pub mod failures;
+pub mod gate;
 pub mod leaderboard;
 pub mod overview;
 pub mod ranking;
 pub mod start;
+pub mod trajectory;
 
+pub use audit::AuditView;
+pub use failures::FailuresView;
+pub use gate::GateView;
 pub use leaderboard::LeaderboardView;
 pub use overview::Overview;
 pub use ranking::RankingView;
 pub use start::StartPage;
+pub use trajectory::TrajectoryView;

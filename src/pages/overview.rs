@@ -7,7 +7,9 @@ use runlens_core::bundle::Bundle;
 
 use crate::components::{BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
 use crate::data::LoadStats;
-use crate::pages::{LeaderboardView, RankingView};
+use crate::pages::{
+    AuditView, FailuresView, GateView, LeaderboardView, RankingView, TrajectoryView,
+};
 use crate::state::{Tab, UrlState};
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
@@ -43,6 +45,10 @@ pub fn Overview(
         move || match tab.get() {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
             Tab::Ranking => view! { <RankingView bundle=bundle.clone() /> }.into_any(),
+            Tab::Failures => view! { <FailuresView bundle=bundle.clone() /> }.into_any(),
+            Tab::Audit => view! { <AuditView bundle=bundle.clone() /> }.into_any(),
+            Tab::Gate => view! { <GateView bundle=bundle.clone() /> }.into_any(),
+            Tab::Trajectory => view! { <TrajectoryView bundle=bundle.clone() /> }.into_any(),
         }
     };
     view! {

@@ -11,17 +11,36 @@ pub enum Tab {
     Leaderboard,
     /// Table-ranking curves, per-question table and question view.
     Ranking,
+    /// Failure taxonomy: sub-mode, family, FM and confidence charts, failure list.
+    Failures,
+    /// Judge audit queue: failures likely graded wrongly, with keyboard review.
+    Audit,
+    /// Gate comparison: paired on/off runs per model, forest plot.
+    Gate,
+    /// One trajectory (model × question).
+    Trajectory,
 }
 
 impl Tab {
     /// Every tab, in display order.
-    pub const ALL: [Tab; 2] = [Tab::Leaderboard, Tab::Ranking];
+    pub const ALL: [Tab; 6] = [
+        Tab::Leaderboard,
+        Tab::Ranking,
+        Tab::Failures,
+        Tab::Audit,
+        Tab::Gate,
+        Tab::Trajectory,
+    ];
 
     /// The query value.
     pub fn key(self) -> &'static str {
         match self {
             Tab::Leaderboard => "leaderboard",
             Tab::Ranking => "ranking",
+            Tab::Failures => "failures",
+            Tab::Audit => "audit",
+            Tab::Gate => "gate",
+            Tab::Trajectory => "trajectory",
         }
     }
 
@@ -30,6 +49,10 @@ impl Tab {
         match self {
             Tab::Leaderboard => "Leaderboard",
             Tab::Ranking => "Table ranking",
+            Tab::Failures => "Failures",
+            Tab::Audit => "Audit queue",
+            Tab::Gate => "Gate",
+            Tab::Trajectory => "Trajectory",
         }
     }
 
@@ -74,6 +97,8 @@ impl Sort {
 pub const DEFAULT_K: usize = 10;
 /// Default high-confidence threshold (the gate's `--min-p`).
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
+/// Default `correct_despite_fail` threshold of the failures histogram and the audit queue.
+pub const DEFAULT_CDF_THRESHOLD: f64 = 0.65;
 
 /// The state of every view. `ViewState::default()` is the landing view of a bundle.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +131,26 @@ pub struct ViewState {
     pub board_sort: Option<Sort>,
     /// `question`: the open question (trace id).
     pub question: Option<String>,
+    /// `f`: the failure-list filter set by clicking a chart element, `kind:value`
+    /// (`sub_mode:…`, `family:…`, `bucket:…`, `fm:…`, `rule:…`, `cdf:…`).
+    pub filter: Option<String>,
+    /// `cmin`: lowest sub-mode confidence shown in the failures view.
+    pub conf_min: f64,
+    /// `cmax`: highest sub-mode confidence shown in the failures view.
+    pub conf_max: f64,
+    /// `ct`: `correct_despite_fail` threshold (histogram line and audit queue).
+    pub cdf_threshold: f64,
+    /// `gmodel`: the gate view's selected model.
+    pub gate_model: Option<String>,
+    /// `tmodel`: the open trajectory's model key.
+    pub cell_model: Option<String>,
+    /// `trace`: the open trajectory's trace id.
+    pub trace: Option<String>,
+    /// `from`: the list `j` / `k` walk in the trajectory viewer (`failures`, `audit`,
+    /// `gate`, `question`).
+    pub from: Option<String>,
+    /// `diff`: the trajectory viewer shows the gold / candidate SQL diff.
+    pub diff: bool,
 }
 
 impl Default for ViewState {
@@ -125,6 +170,15 @@ impl Default for ViewState {
             sort: None,
             board_sort: None,
             question: None,
+            filter: None,
+            conf_min: 0.0,
+            conf_max: 1.0,
+            cdf_threshold: DEFAULT_CDF_THRESHOLD,
+            gate_model: None,
+            cell_model: None,
+            trace: None,
+            from: None,
+            diff: false,
         }
     }
 }
@@ -133,6 +187,15 @@ fn gold_key(rule: GoldRule) -> &'static str {
     match rule {
         GoldRule::Harness => "harness",
         GoldRule::Parser => "parser",
+    }
+}
+
+/// Sets `target` to `value` when it parses as a number in 0..=1.
+fn set_probability(target: &mut f64, value: &str) {
+    if let Ok(v) = value.parse::<f64>()
+        && (0.0..=1.0).contains(&v)
+    {
+        *target = v;
     }
 }
 
@@ -163,13 +226,10 @@ impl ViewState {
                         s.k = k.clamp(1, 10_000);
                     }
                 }
-                "t" => {
-                    if let Ok(t) = value.parse::<f64>()
-                        && (0.0..=1.0).contains(&t)
-                    {
-                        s.threshold = t;
-                    }
-                }
+                "t" => set_probability(&mut s.threshold, value),
+                "cmin" => set_probability(&mut s.conf_min, value),
+                "cmax" => set_probability(&mut s.conf_max, value),
+                "ct" => set_probability(&mut s.cdf_threshold, value),
                 "gold" => {
                     s.gold = if value == "parser" {
                         GoldRule::Parser
@@ -183,6 +243,12 @@ impl ViewState {
                 "sort" => s.sort = Sort::parse(value),
                 "lbsort" => s.board_sort = Sort::parse(value),
                 "question" => s.question = non_empty(value),
+                "f" => s.filter = non_empty(value),
+                "gmodel" => s.gate_model = non_empty(value),
+                "tmodel" => s.cell_model = non_empty(value),
+                "trace" => s.trace = non_empty(value),
+                "from" => s.from = non_empty(value),
+                "diff" => s.diff = value == "1",
                 _ => {}
             }
         }
@@ -224,6 +290,24 @@ impl ViewState {
         put("sort", self.sort.as_ref().map(Sort::to_param));
         put("lbsort", self.board_sort.as_ref().map(Sort::to_param));
         put("question", self.question.clone());
+        put("f", self.filter.clone());
+        put(
+            "cmin",
+            (self.conf_min != d.conf_min).then(|| self.conf_min.to_string()),
+        );
+        put(
+            "cmax",
+            (self.conf_max != d.conf_max).then(|| self.conf_max.to_string()),
+        );
+        put(
+            "ct",
+            (self.cdf_threshold != d.cdf_threshold).then(|| self.cdf_threshold.to_string()),
+        );
+        put("gmodel", self.gate_model.clone());
+        put("tmodel", self.cell_model.clone());
+        put("trace", self.trace.clone());
+        put("from", self.from.clone());
+        put("diff", self.diff.then(|| "1".to_owned()));
         out
     }
 
@@ -235,5 +319,15 @@ impl ViewState {
     /// Whether `corpus` is shown under the corpus selection.
     pub fn shows_corpus(&self, corpus: &str) -> bool {
         self.corpus.as_deref().is_none_or(|c| c == corpus)
+    }
+
+    /// Opens the trajectory of `model` on `trace` in `corpus`; `from` names the list `j` / `k`
+    /// walk (`failures`, `audit`, `gate`, `question`).
+    pub fn open_cell(&mut self, corpus: &str, model: &str, trace: &str, from: &str) {
+        self.tab = Tab::Trajectory;
+        self.corpus = Some(corpus.to_owned());
+        self.cell_model = Some(model.to_owned());
+        self.trace = Some(trace.to_owned());
+        self.from = Some(from.to_owned());
     }
 }

@@ -1,0 +1,16 @@
+//! The failures view (being built; replaced by its owner).
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_core::bundle::Bundle;
+
+/// The failures view of a loaded bundle.
+#[component]
+pub fn FailuresView(
+    /// The loaded bundle.
+    bundle: Arc<Bundle>,
+) -> impl IntoView {
+    let _ = bundle;
+    view! { <section data-testid="failures-view"></section> }
+}
