@@ -42,6 +42,8 @@ fn full_state() -> ViewState {
         trace: Some("ex-007".into()),
         from: Some("failures".into()),
         diff: true,
+        jev: Some("http://127.0.0.1:8080".into()),
+        overrides: None,
     }
 }
 
@@ -55,7 +57,7 @@ fn every_field_round_trips_through_the_query() {
          &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b&k=7&t=0.35&gold=parser\
          &q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&lbsort=turns\
          &question=ex-007&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&gmodel=gpt-4.1\
-         &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1"
+         &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1&jev=http://127.0.0.1:8080"
     );
     assert_eq!(decode_query(&q), s);
 }

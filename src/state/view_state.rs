@@ -151,6 +151,10 @@ pub struct ViewState {
     pub from: Option<String>,
     /// `diff`: the trajectory viewer shows the gold / candidate SQL diff.
     pub diff: bool,
+    /// `jev`: where the Jev-compatible proxy lives (`None` = this page's origin).
+    pub jev: Option<String>,
+    /// `ov`: label overrides carried by the link (encoded by the re-label panel's owner).
+    pub overrides: Option<String>,
 }
 
 impl Default for ViewState {
@@ -179,6 +183,8 @@ impl Default for ViewState {
             trace: None,
             from: None,
             diff: false,
+            jev: None,
+            overrides: None,
         }
     }
 }
@@ -249,6 +255,8 @@ impl ViewState {
                 "trace" => s.trace = non_empty(value),
                 "from" => s.from = non_empty(value),
                 "diff" => s.diff = value == "1",
+                "jev" => s.jev = non_empty(value),
+                "ov" => s.overrides = non_empty(value),
                 _ => {}
             }
         }
@@ -308,6 +316,8 @@ impl ViewState {
         put("trace", self.trace.clone());
         put("from", self.from.clone());
         put("diff", self.diff.then(|| "1".to_owned()));
+        put("jev", self.jev.clone());
+        put("ov", self.overrides.clone());
         out
     }
 
