@@ -3,6 +3,7 @@
 
 use gloo_net::http::Request;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
+use runlens_core::jev::{SystemOneRequest, SystemOneResponse, error_message};
 use thiserror::Error;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -34,6 +35,16 @@ pub enum ApiError {
         status_text: String,
         /// A plain-words hint for common statuses.
         hint: String,
+    },
+    /// The Jev proxy answered with an error status (message from its `{"detail": …}` body).
+    #[error("the Jev proxy at {url} answered HTTP {status}: {message}")]
+    Jev {
+        /// The URL asked.
+        url: String,
+        /// HTTP status.
+        status: u16,
+        /// The error body's message (official SDK extraction order), or the status text.
+        message: String,
     },
     /// The body could not be read.
     #[error("could not read the answer from {url}: {message}")]
@@ -125,6 +136,92 @@ pub async fn fetch_bytes_with_progress(
         progress(bytes.len() as u64, total);
     }
     Ok(bytes)
+}
+
+/// The address of `path` (e.g. `v1/systemone`) under the proxy `base` (`./`, `/`,
+/// `http://127.0.0.1:8080`, with or without a trailing slash).
+pub fn jev_url(base: &str, path: &str) -> String {
+    let base = base.trim();
+    let base = if base.is_empty() {
+        "."
+    } else {
+        base.trim_end_matches('/')
+    };
+    format!("{base}/{path}")
+}
+
+/// One answered decision request: the answers, the round-trip time in milliseconds and the
+/// `x-typesafe-request-id` header when the server sent one.
+pub type SystemOneReply = (SystemOneResponse, f64, Option<String>);
+
+/// `POST {base}/v1/systemone` with `request` as JSON.
+pub async fn post_systemone(
+    base: &str,
+    request: &SystemOneRequest,
+) -> Result<SystemOneReply, ApiError> {
+    let url = jev_url(base, "v1/systemone");
+    let network = |message: String| ApiError::Network {
+        url: url.clone(),
+        message,
+    };
+    let started = crate::data::now_ms();
+    let response = Request::post(&url)
+        .json(request)
+        .map_err(|e| network(e.to_string()))?
+        .send()
+        .await
+        .map_err(|e| network(e.to_string()))?;
+    let latency_ms = crate::data::now_ms() - started;
+    let request_id = response.headers().get("x-typesafe-request-id");
+    let text = response.text().await.map_err(|e| ApiError::Body {
+        url: url.clone(),
+        message: e.to_string(),
+    })?;
+    if !response.ok() {
+        let message = serde_json::from_str(&text)
+            .ok()
+            .and_then(|body| error_message(&body))
+            .unwrap_or_else(|| format!("{} {}", response.status(), response.status_text()));
+        return Err(ApiError::Jev {
+            url,
+            status: response.status(),
+            message,
+        });
+    }
+    let answers = serde_json::from_str(&text).map_err(|e| ApiError::Body {
+        url: url.clone(),
+        message: format!("not a Jev answer ({e})"),
+    })?;
+    Ok((answers, latency_ms, request_id))
+}
+
+/// `GET {base}/healthz` (runlens serve: `backend`, `model`), falling back to
+/// `GET {base}/v1/models` (any Jev server: the first model's `name`, backend unknown).
+/// Returns `(backend, model id)`.
+pub async fn jev_info(base: &str) -> Result<(String, String), ApiError> {
+    let field = |body: &serde_json::Value, key: &str| {
+        body.get(key)
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_owned)
+    };
+    if let Ok(bytes) = fetch_bytes(&jev_url(base, "healthz")).await
+        && let Ok(body) = serde_json::from_slice::<serde_json::Value>(&bytes)
+        && let Some(model) = field(&body, "model")
+    {
+        return Ok((field(&body, "backend").unwrap_or_default(), model));
+    }
+    let url = jev_url(base, "v1/models");
+    let bytes = fetch_bytes(&url).await?;
+    let body: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| ApiError::Body {
+        url: url.clone(),
+        message: e.to_string(),
+    })?;
+    let model = body
+        .get("models")
+        .and_then(|m| m.get(0))
+        .and_then(|m| field(m, "name"))
+        .unwrap_or_default();
+    Ok(("unknown".to_owned(), model))
 }
 
 fn status_error(url: &str, status: u16, status_text: String) -> ApiError {

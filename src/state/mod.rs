@@ -4,11 +4,15 @@
 //! [`UrlState::replace`] rewrites the current one (used while a slider is dragged).
 //! Back/forward (`popstate`) reads the address back into the signal.
 
+mod ov_link;
+mod overrides;
 mod query;
 mod view_state;
 
 use leptos::prelude::*;
 
+pub use ov_link::{MAX_LINK_CHARS, decode_overrides, encode_overrides, link_value};
+pub use overrides::{OverridesState, find_label, storage_key};
 pub use query::{decode_query, encode_query};
 pub use view_state::{DEFAULT_K, DEFAULT_THRESHOLD, Sort, Tab, ViewState};
 

@@ -1,0 +1,56 @@
+//! The `ov=` share-link encoding of an overrides file: `1.` then base64url (no padding) of
+//! the raw-deflated compact JSON. Links carry the file only while the encoding is at most
+//! [`MAX_LINK_CHARS`] characters; larger sets travel as exported files.
+
+use std::io::{Read, Write};
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use flate2::Compression;
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+use runlens_core::overrides::OverridesFile;
+
+/// Longest `ov=` value put in a link.
+pub const MAX_LINK_CHARS: usize = 1500;
+/// Version prefix of the encoding.
+const PREFIX: &str = "1.";
+/// Largest inflated JSON accepted from a link (guards against a deflate bomb).
+const MAX_JSON_BYTES: u64 = 4 << 20;
+
+/// The `ov=` value of `file` (any size).
+pub fn encode_overrides(file: &OverridesFile) -> String {
+    let json = serde_json::to_vec(file).unwrap_or_default();
+    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::best());
+    let compressed = encoder
+        .write_all(&json)
+        .and_then(|()| encoder.finish())
+        .unwrap_or_default();
+    format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(compressed))
+}
+
+/// The value to put in a link: `None` when there is nothing to carry or it is too long.
+pub fn link_value(file: &OverridesFile) -> Option<String> {
+    if file.overrides.is_empty() {
+        return None;
+    }
+    Some(encode_overrides(file)).filter(|v| v.len() <= MAX_LINK_CHARS)
+}
+
+/// Reads an `ov=` value back; errors say what is wrong in plain words.
+pub fn decode_overrides(value: &str) -> Result<OverridesFile, String> {
+    let body = value
+        .strip_prefix(PREFIX)
+        .ok_or_else(|| "the link's ov= value is not a runlens overrides encoding".to_owned())?;
+    let compressed = URL_SAFE_NO_PAD
+        .decode(body.trim_end_matches('='))
+        .map_err(|e| format!("the link's ov= value is damaged (base64: {e})"))?;
+    let mut json = Vec::new();
+    DeflateDecoder::new(compressed.as_slice())
+        .take(MAX_JSON_BYTES)
+        .read_to_end(&mut json)
+        .map_err(|e| format!("the link's ov= value is damaged (deflate: {e})"))?;
+    let text = String::from_utf8(json)
+        .map_err(|_| "the link's ov= value is damaged (not UTF-8 text)".to_owned())?;
+    OverridesFile::from_json(&text).map_err(|e| format!("the link's ov= value: {e}"))
+}

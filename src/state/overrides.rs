@@ -1,0 +1,213 @@
+//! The one owner of label overrides (issue 7, "Apply"): an [`OverridesFile`] signal for the
+//! open bundle and the *effective* bundle (base with the overrides applied) every view reads.
+//!
+//! Overrides persist in `localStorage` under [`storage_key`] and, while small, in the link's
+//! `ov=` (see [`super::ov_link`]). A link's `ov=` wins over the stored copy.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_core::bundle::{Bundle, FailureLabel};
+use runlens_core::overrides::{
+    LabelOverride, OverridesFile, WhatChanged, apply_overrides, what_changed,
+};
+
+use super::UrlState;
+use super::ov_link::{decode_overrides, link_value};
+
+/// Handle on the overrides of the open bundle (a context; cheap to copy).
+#[derive(Debug, Clone, Copy)]
+pub struct OverridesState {
+    /// The bundle as loaded.
+    pub base: StoredValue<Arc<Bundle>>,
+    /// The overrides in force.
+    pub file: RwSignal<OverridesFile>,
+    /// `base` with `file` applied (the same `Arc` as `base` when there are none); set
+    /// together with `file`, so the bundle is copied once per change.
+    pub effective: RwSignal<Arc<Bundle>>,
+    /// The last change: corpus and what changed (shown after Apply / import).
+    pub last_change: RwSignal<Option<(String, WhatChanged)>>,
+    /// The last refusal (import of a bad file, a link for another bundle), in plain words.
+    pub error: RwSignal<Option<String>>,
+}
+
+/// The `localStorage` key of a bundle's overrides.
+pub fn storage_key(content_hash: &str) -> String {
+    format!("runlens-overrides:{content_hash}")
+}
+
+impl OverridesState {
+    /// Creates the state for `base`, loads overrides from the link's `ov=` or from
+    /// `localStorage`, keeps both up to date, and provides it as context.
+    pub fn provide(base: Arc<Bundle>) -> OverridesState {
+        let hash = base.content_hash.clone();
+        let url = UrlState::use_context();
+        let this = OverridesState::new(base);
+        provide_context(this);
+        let from_link = url.with_untracked(|s| s.overrides.clone());
+        let initial = match from_link {
+            Some(value) => decode_overrides(&value).map(Some),
+            None => Ok(read_storage(&hash).and_then(|text| OverridesFile::from_json(&text).ok())),
+        };
+        match initial {
+            Ok(Some(file)) => {
+                if let Err(e) = this.replace(file, "the link") {
+                    this.error.set(Some(e));
+                }
+            }
+            Ok(None) => {}
+            Err(e) => this.error.set(Some(e)),
+        }
+        Effect::new(move |_| {
+            let file = this.file.get();
+            write_storage(&storage_key(&file.bundle_hash), &file);
+            let value = link_value(&file);
+            url.replace(|s| s.overrides = value);
+        });
+        this
+    }
+
+    /// A state for `base` with no overrides (not provided, not persisted; tests).
+    pub fn new(base: Arc<Bundle>) -> OverridesState {
+        let file = RwSignal::new(OverridesFile::new(base.content_hash.clone()));
+        let effective = RwSignal::new(base.clone());
+        OverridesState {
+            base: StoredValue::new(base),
+            file,
+            effective,
+            last_change: RwSignal::new(None),
+            error: RwSignal::new(None),
+        }
+    }
+
+    /// The state provided by [`OverridesState::provide`], if any.
+    pub fn use_context() -> Option<OverridesState> {
+        use_context::<OverridesState>()
+    }
+
+    /// The label of a cell in the bundle as loaded.
+    pub fn original_label(&self, corpus: &str, model: &str, trace: &str) -> Option<FailureLabel> {
+        self.base
+            .with_value(|b| find_label(b, corpus, model, trace).cloned())
+    }
+
+    /// Adds (or replaces, for the same cell) one override and records what changed.
+    pub fn apply(&self, entry: LabelOverride) -> Result<WhatChanged, String> {
+        let mut next = self.file.get_untracked();
+        next.overrides
+            .retain(|o| !(o.key == entry.key && o.corpus == entry.corpus));
+        let corpus = entry.corpus.clone();
+        next.overrides.push(entry);
+        self.set_file(next, &corpus)
+    }
+
+    /// Replaces every override by `file` (an import or a link) after checking that it was
+    /// made on this bundle and applies cleanly; `source` names where it came from.
+    pub fn replace(&self, file: OverridesFile, source: &str) -> Result<WhatChanged, String> {
+        let hash = self.base.with_value(|b| b.content_hash.clone());
+        if !file.matches_bundle(&hash) {
+            return Err(format!(
+                "{source}: these overrides were made on bundle {}, not on the open bundle {}; \
+                 they were not applied",
+                short(&file.bundle_hash),
+                short(&hash)
+            ));
+        }
+        let corpus = file
+            .overrides
+            .first()
+            .map(|o| o.corpus.clone())
+            .unwrap_or_default();
+        self.set_file(file, &corpus)
+            .map_err(|e| format!("{source}: {e}"))
+    }
+
+    /// Reads an overrides file's text (`source` = its name) and, if valid and made on this
+    /// bundle, puts it in force; a refusal is also shown through `error`.
+    pub fn import_json(&self, source: &str, text: &str) -> Result<WhatChanged, String> {
+        let result = OverridesFile::from_json(text)
+            .map_err(|e| format!("{source}: {e}"))
+            .and_then(|file| self.replace(file, source));
+        if let Err(e) = &result {
+            self.error.set(Some(e.clone()));
+        }
+        result
+    }
+
+    /// Removes every override.
+    pub fn clear(&self) {
+        let hash = self.base.with_value(|b| b.content_hash.clone());
+        let corpus = self
+            .file
+            .with_untracked(|f| f.overrides.first().map(|o| o.corpus.clone()))
+            .unwrap_or_default();
+        let _ = self.set_file(OverridesFile::new(hash), &corpus);
+    }
+
+    fn set_file(&self, next: OverridesFile, corpus: &str) -> Result<WhatChanged, String> {
+        let base = self.base.get_value();
+        let after = if next.overrides.is_empty() {
+            base
+        } else {
+            let mut bundle = (*base).clone();
+            apply_overrides(&mut bundle.body, &next).map_err(|e| e.to_string())?;
+            Arc::new(bundle)
+        };
+        let labels = |b: &Bundle| {
+            b.body
+                .corpus(corpus)
+                .map(|c| c.failure_labels.clone())
+                .unwrap_or_default()
+        };
+        let changed = self
+            .effective
+            .with_untracked(|before| what_changed(&labels(before), &labels(&after)));
+        self.file.set(next);
+        self.effective.set(after);
+        self.error.set(None);
+        self.last_change
+            .set(Some((corpus.to_owned(), changed.clone())));
+        Ok(changed)
+    }
+}
+
+/// The failure label of one cell.
+pub fn find_label<'a>(
+    bundle: &'a Bundle,
+    corpus: &str,
+    model: &str,
+    trace: &str,
+) -> Option<&'a FailureLabel> {
+    bundle
+        .body
+        .corpus(corpus)?
+        .failure_labels
+        .iter()
+        .rev()
+        .find(|l| l.model == model && l.trace_id == trace)
+}
+
+fn short(hash: &str) -> String {
+    hash.chars().take(12).collect()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+fn read_storage(hash: &str) -> Option<String> {
+    storage()?.get_item(&storage_key(hash)).ok().flatten()
+}
+
+/// Stores `file` (compact JSON) or removes the key when it is empty; quota errors are
+/// ignored (the overrides stay in the page and in exports).
+fn write_storage(key: &str, file: &OverridesFile) {
+    let Some(storage) = storage() else {
+        return;
+    };
+    if file.overrides.is_empty() {
+        let _ = storage.remove_item(key);
+    } else if let Ok(text) = serde_json::to_string(file) {
+        let _ = storage.set_item(key, &text);
+    }
+}
