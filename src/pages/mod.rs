@@ -7,6 +7,7 @@ pub mod gate;
 pub mod leaderboard;
 pub mod overview;
 pub mod ranking;
+pub mod relabel;
 pub mod start;
 pub mod trajectory;
 

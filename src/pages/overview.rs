@@ -7,10 +7,11 @@ use runlens_core::bundle::Bundle;
 
 use crate::components::{BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
 use crate::data::LoadStats;
+use crate::pages::relabel::OverridesBar;
 use crate::pages::{
     AuditView, FailuresView, GateView, LeaderboardView, RankingView, TrajectoryView,
 };
-use crate::state::{Tab, UrlState};
+use crate::state::{OverridesState, Tab, UrlState};
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
 #[component]
@@ -40,9 +41,11 @@ pub fn Overview(
     let hash_for_url = short_hash.clone();
     state.replace(|s| s.hash = Some(hash_for_url));
     let tab = Memo::new(move |_| state.with(|s| s.tab));
-    let views = {
-        let bundle = bundle.clone();
-        move || match tab.get() {
+    // Every view reads the effective bundle: the loaded one with label overrides applied.
+    let effective = OverridesState::provide(bundle.clone()).effective;
+    let views = move || {
+        let bundle = effective.get();
+        match tab.get() {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
             Tab::Ranking => view! { <RankingView bundle=bundle.clone() /> }.into_any(),
             Tab::Failures => view! { <FailuresView bundle=bundle.clone() /> }.into_any(),
@@ -79,6 +82,7 @@ pub fn Overview(
                 <HashNotice link_hash=link_hash.clone() bundle_hash=short_hash.clone() />
             </Show>
             <ImportWarnings warnings=warnings />
+            <OverridesBar />
             <div class="view-bar">
                 <TabBar />
                 <CopyLink />

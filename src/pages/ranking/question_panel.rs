@@ -10,7 +10,8 @@ use runlens_core::metrics::report::ReportOptions;
 use runlens_charts::{AnyChart, ProbabilityBar, ProbabilityChart};
 
 use crate::components::{ChartCanvas, ExportButtons, MetricValue, caption};
-use crate::state::UrlState;
+use crate::pages::relabel::RerankPanel;
+use crate::state::{OverridesState, UrlState};
 use crate::theme::chart_theme;
 
 /// The open question, or nothing when `question=` names no row of the current corpus.
@@ -50,6 +51,10 @@ fn QuestionDetail(row: QuestionRow) -> impl IntoView {
     };
     let gate = gate_preview(&row, &options);
     let close = move |_| state.push(|s| s.question = None);
+    let rerank = OverridesState::use_context().map(|o| {
+        let bundle = o.effective.get_untracked();
+        view! { <RerankPanel bundle=bundle row=row.clone() /> }
+    });
     let height = 70 + 22 * row.scores.len().max(1) as u32;
     let chart = Signal::derive({
         let row = row.clone();
@@ -132,6 +137,7 @@ fn QuestionDetail(row: QuestionRow) -> impl IntoView {
                 </tbody>
             </table>
             </details>
+            {rerank}
             <section class="gate-preview">
                 <h4>"What the gate would say"</h4>
                 <p>

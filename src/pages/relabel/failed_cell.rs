@@ -1,0 +1,97 @@
+//! The harness's labelling request for one cell of a bundle (harness-formats.md §7.3–7.5):
+//! the failed cell as `label_failure_modes.py` reads it and the mechanical checks computed
+//! here from the bundle's rules config.
+
+use runlens_core::bundle::{BundleBody, Cell, Checks, FailureLabel, Outcome};
+use runlens_core::jev::SystemOneRequest;
+use runlens_core::jev::label_request::{DEFAULT_MAX_RESULT_CHARS, FailedCell, label_request};
+use runlens_core::metrics::rule_checks::{CompiledRules, MechanicalChecks};
+use serde_json::Value;
+
+/// The cell as the labeller reads it: missing ground truth gives `[]` and `""`.
+pub fn failed_cell(body: &BundleBody, corpus: &str, trace: &str, cell: &Cell) -> FailedCell {
+    let corpus = body.corpus(corpus);
+    let question = corpus.and_then(|c| c.question(trace));
+    let asked = question.map(|q| q.nl_question.clone()).or_else(|| {
+        corpus
+            .and_then(|c| c.results.iter().find(|r| r.trace_id == trace))
+            .and_then(|r| r.nl_question.clone())
+    });
+    FailedCell {
+        question: asked.unwrap_or_default(),
+        reference_sql: question.map(|q| q.gt_sql.clone()).unwrap_or_default(),
+        reference_answer: question.map(|q| q.gt_answer.clone()).unwrap_or_default(),
+        candidate_sqls: cell.sqls.clone(),
+        candidate_results: cell.sql_results.iter().cloned().map(Value::from).collect(),
+        candidate_final_answer: cell.final_answer.clone().map_or(Value::Null, Value::from),
+        candidate_turns: cell.turns.map_or(Value::Null, Value::from),
+        candidate_error: cell.error.clone().map_or(Value::Null, Value::from),
+    }
+}
+
+/// The mechanical checks of `sqls` under the bundle's rules config (`Ok(None)` without one).
+pub fn mechanical_checks(
+    body: &BundleBody,
+    sqls: &[String],
+) -> Result<Option<MechanicalChecks>, String> {
+    let Some(rules) = &body.rules else {
+        return Ok(None);
+    };
+    let compiled = CompiledRules::new(rules).map_err(|e| format!("rules config: {e}"))?;
+    Ok(Some(compiled.checks(sqls)))
+}
+
+/// The exact request the harness sends for this cell (default 2,000-character clipping).
+pub fn build_label_request(
+    body: &BundleBody,
+    corpus: &str,
+    trace: &str,
+    cell: &Cell,
+) -> Result<SystemOneRequest, String> {
+    let failed = failed_cell(body, corpus, trace, cell);
+    let checks = mechanical_checks(body, &cell.sqls)?;
+    let checks = checks.and_then(|c| serde_json::to_value(c).ok());
+    let semantic = body
+        .rules
+        .as_ref()
+        .map(|r| r.semantic_rules.clone())
+        .unwrap_or_default();
+    Ok(label_request(
+        &failed,
+        DEFAULT_MAX_RESULT_CHARS,
+        checks.as_ref(),
+        &semantic,
+    ))
+}
+
+/// The label a re-label starts from: the recorded one, or (no label yet) a fail record
+/// carrying the computed checks, as the harness would write it.
+pub fn base_label(
+    recorded: Option<&FailureLabel>,
+    model: &str,
+    trace: &str,
+    checks: Option<&MechanicalChecks>,
+) -> FailureLabel {
+    if let Some(label) = recorded {
+        return label.clone();
+    }
+    let decidable = checks.map(|c| {
+        c.decidable
+            .iter()
+            .map(|(k, v)| (k.clone(), v.as_str().to_owned()))
+            .collect()
+    });
+    FailureLabel {
+        trace_id: trace.to_owned(),
+        model: model.to_owned(),
+        outcome: Some(Outcome::Fail),
+        checks: checks.map(|c| Checks {
+            decidable: decidable.clone().unwrap_or_default(),
+            n_queries: Some(c.n_queries as u64),
+            has_repeated_query: Some(c.has_repeated_query),
+            ..Checks::default()
+        }),
+        decidable_verdicts: decidable,
+        ..FailureLabel::default()
+    }
+}

@@ -1,0 +1,90 @@
+//! The header bar of label overrides: how many are in force, export / import / clear, the
+//! last "what changed" and any refusal in plain words.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::apply::WhatChangedView;
+use crate::export::{download_text, safe_filename};
+use crate::state::{MAX_LINK_CHARS, OverridesState, encode_overrides};
+
+/// Shown in the bundle header when the overrides context exists.
+#[component]
+pub fn OverridesBar() -> impl IntoView {
+    let Some(state) = OverridesState::use_context() else {
+        return ().into_any();
+    };
+    let count = Memo::new(move |_| state.file.with(|f| f.overrides.len()));
+    let too_long = Memo::new(move |_| {
+        state
+            .file
+            .with(|f| !f.overrides.is_empty() && encode_overrides(f).len() > MAX_LINK_CHARS)
+    });
+    let export = move |_| {
+        let file = state.file.get_untracked();
+        let name = safe_filename(
+            &format!(
+                "overrides-{}",
+                file.bundle_hash.chars().take(12).collect::<String>()
+            ),
+            "json",
+        );
+        if let Err(e) = download_text(&name, "application/json", &file.to_json()) {
+            state.error.set(Some(e.to_string()));
+        }
+    };
+    let import = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            let name = file.name();
+            let text = JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+            match text {
+                Some(text) => {
+                    let _ = state.import_json(&name, &text);
+                }
+                None => state
+                    .error
+                    .set(Some(format!("{name}: the file could not be read as text"))),
+            }
+        });
+    };
+    view! {
+        <div class="overrides-bar" data-testid="overrides-bar">
+            <span data-metric="overrides:count" data-value=move || count.get().to_string()>
+                {move || match count.get() {
+                    0 => "no label overrides".to_owned(),
+                    1 => "1 label override in force".to_owned(),
+                    n => format!("{n} label overrides in force"),
+                }}
+            </span>
+            " "
+            <button data-testid="overrides-export" on:click=export disabled=move || count.get() == 0>"Export overrides"</button>
+            " "
+            <label class="button">
+                "Import overrides… "
+                <input type="file" data-testid="overrides-import" accept=".json,application/json" on:change=import />
+            </label>
+            " "
+            <button on:click=move |_| state.clear() disabled=move || count.get() == 0>"Clear overrides"</button>
+            <Show when=move || too_long.get()>
+                <span class="hint">" (too many to carry in the link: export the file to share them)"</span>
+            </Show>
+            {move || state.error.get().map(|e| view! { <p class="error" role="alert" data-testid="overrides-error">{e}</p> })}
+            {move || state.last_change.get().map(|(corpus, changed)| view! { <WhatChangedView corpus=corpus changed=changed /> })}
+        </div>
+    }
+    .into_any()
+}

@@ -1,0 +1,221 @@
+//! The re-label panel of one failed cell: the harness's request as a form, "Ask", the answer
+//! beside the recorded label, and "Apply".
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use runlens_core::bundle::{Bundle, Cell};
+use runlens_core::overrides::label_from_answers;
+
+use super::AskOutcome;
+use super::answer_view::AnswerView;
+use super::apply::ApplyButton;
+use super::draft::RequestDraft;
+use super::failed_cell::{base_label, build_label_request, mechanical_checks};
+use super::request_form::RequestForm;
+use super::transport::{Jev, explain, proxy_base};
+use crate::data::{LoadError, cell_detail};
+use crate::state::{OverridesState, find_label};
+
+thread_local! {
+    /// The last panel's draft and answer, so a panel rebuilt after Apply (every view
+    /// re-renders with the new labels) shows the same request and answer.
+    static SESSION: RefCell<Option<(String, RequestDraft, Option<AskOutcome>)>> =
+        const { RefCell::new(None) };
+}
+
+/// Re-labels the failure of `model` on `trace_id` in `corpus`.
+#[component]
+pub fn RelabelPanel(
+    /// The bundle shown (with overrides applied).
+    bundle: Arc<Bundle>,
+    /// Corpus name.
+    #[prop(into)]
+    corpus: String,
+    /// Candidate model key.
+    #[prop(into)]
+    model: String,
+    /// Question key.
+    #[prop(into)]
+    trace_id: String,
+) -> impl IntoView {
+    let jev = Jev::use_context();
+    let base_url = proxy_base();
+    let session_key = format!("{}/{corpus}/{model}/{trace_id}", bundle.content_hash);
+    let recorded = find_label(&bundle, &corpus, &model, &trace_id).cloned();
+    let original = OverridesState::use_context().map_or_else(
+        || recorded.clone(),
+        |o| o.original_label(&corpus, &model, &trace_id),
+    );
+    let draft = RwSignal::new(RequestDraft::default());
+    let ready = RwSignal::new(false);
+    let outcome = RwSignal::new(None::<AskOutcome>);
+    let note = RwSignal::new(None::<String>);
+    let ask_error = RwSignal::new(None::<String>);
+    let busy = RwSignal::new(false);
+    let info = RwSignal::new(None::<Result<(String, String), String>>);
+    let start = RelabelParts {
+        bundle: bundle.clone(),
+        corpus: corpus.clone(),
+        model: model.clone(),
+        trace: trace_id.clone(),
+    };
+    let restored = SESSION.with_borrow(|s| s.clone().filter(|(k, _, _)| *k == session_key));
+    if let Some((_, d, o)) = restored {
+        draft.set(d);
+        ready.set(true);
+        outcome.set(o);
+    } else {
+        spawn_local(async move {
+            match start.load().await {
+                Ok((d, n)) => {
+                    draft.try_set(d);
+                    ready.try_set(true);
+                    note.try_set(n);
+                }
+                Err(e) => {
+                    note.try_set(Some(e));
+                }
+            }
+        });
+    }
+    {
+        let (jev, base) = (jev.clone(), base_url.clone());
+        spawn_local(async move {
+            let r = jev.0.info(&base).await.map_err(|e| explain(&e, &base));
+            info.try_set(Some(r));
+        });
+    }
+    let key = session_key.clone();
+    Effect::new(move |_| {
+        let (d, o) = (draft.get(), outcome.get());
+        if ready.get() {
+            SESSION.with_borrow_mut(|s| *s = Some((key.clone(), d, o)));
+        }
+    });
+    let ask = move |_| {
+        if !ready.get_untracked() {
+            return;
+        }
+        let request = match draft.with_untracked(RequestDraft::to_request) {
+            Ok(r) => r,
+            Err(e) => {
+                ask_error.set(Some(e));
+                return;
+            }
+        };
+        ask_error.set(None);
+        busy.set(true);
+        let (jev, base) = (jev.clone(), base_url.clone());
+        spawn_local(async move {
+            let request_json = serde_json::to_string(&request).unwrap_or_default();
+            let reply = jev.0.ask(&base, &request).await;
+            let backend = info
+                .try_with_untracked(|i| i.clone().and_then(Result::ok).map(|(b, _)| b))
+                .flatten()
+                .unwrap_or_else(|| "unknown".to_owned());
+            match reply {
+                Ok((response, latency_ms, request_id)) => {
+                    let o = AskOutcome {
+                        request,
+                        request_json,
+                        response,
+                        latency_ms,
+                        request_id,
+                        backend,
+                    };
+                    outcome.try_set(Some(o));
+                }
+                Err(e) => {
+                    ask_error.try_set(Some(explain(&e, &base)));
+                }
+            }
+            busy.try_set(false);
+        });
+    };
+    let checks = bundle
+        .body
+        .corpus(&corpus)
+        .and_then(|c| c.cell(&trace_id, &model))
+        .and_then(|c| mechanical_checks(&bundle.body, &c.sqls).ok().flatten());
+    let start_label = base_label(recorded.as_ref(), &model, &trace_id, checks.as_ref());
+    let answer = move || {
+        outcome.get().map(|o| {
+            let new = label_from_answers(&start_label, &o.response.answers);
+            view! {
+                <AnswerView outcome=o.clone() recorded=recorded.clone() new=new.clone() />
+                <ApplyButton corpus=corpus.clone() outcome=o original=original.clone() new=new />
+            }
+        })
+    };
+    view! {
+        <section class="relabel-panel" data-testid="relabel-panel">
+            <h3>"Re-label with Jev"</h3>
+            <p class="proxy-status" data-testid="proxy-status">
+                {move || match info.get() {
+                    None => "Looking for the Jev proxy…".to_owned().into_any(),
+                    Some(Ok((backend, model))) => view! {
+                        "proxy: backend " <code>{backend}</code> " · model " <code data-testid="proxy-model">{model}</code>
+                    }.into_any(),
+                    Some(Err(e)) => view! { <span class="error">{e}</span> }.into_any(),
+                }}
+            </p>
+            {move || note.get().map(|n| view! { <p class="notice">{n}</p> })}
+            {move || ready.get().then(|| view! {
+                <details open>
+                    <summary>"The request the harness sends for this failure (editable)"</summary>
+                    <RequestForm draft=draft />
+                </details>
+            })}
+            <p>
+                <button class="primary" data-testid="relabel-ask" on:click=ask disabled=move || busy.get() || !ready.get()>
+                    {move || if busy.get() { "Asking…" } else { "Ask" }}
+                </button>
+            </p>
+            {move || ask_error.get().map(|e| view! { <p class="error" role="alert" data-testid="relabel-error">{e}</p> })}
+            {answer}
+        </section>
+    }
+}
+
+/// What the panel needs to build its request.
+struct RelabelParts {
+    bundle: Arc<Bundle>,
+    corpus: String,
+    model: String,
+    trace: String,
+}
+
+impl RelabelParts {
+    /// The draft of the harness request, from the full cell when the bundle is stripped,
+    /// with a note when the full cell could not be read.
+    async fn load(self) -> Result<(RequestDraft, Option<String>), String> {
+        let page_copy: Option<Cell> = self
+            .bundle
+            .body
+            .corpus(&self.corpus)
+            .and_then(|c| c.cell(&self.trace, &self.model))
+            .cloned();
+        let (cell, note) = match cell_detail(&self.corpus, &self.model, &self.trace).await {
+            Ok(Some(full)) => (Some(full), None),
+            Ok(None) => (page_copy, None),
+            Err(LoadError::Loader(m)) if m == "no bundle is loaded" => (page_copy, None),
+            Err(e) => (
+                page_copy,
+                Some(format!(
+                    "Using the page's copy of this cell (the full text could not be read: {e})."
+                )),
+            ),
+        };
+        let cell = cell.ok_or_else(|| {
+            format!(
+                "{} has no cell for {} on {}",
+                self.corpus, self.model, self.trace
+            )
+        })?;
+        let request = build_label_request(&self.bundle.body, &self.corpus, &self.trace, &cell)?;
+        Ok((RequestDraft::from_request(&request), note))
+    }
+}
