@@ -134,6 +134,15 @@ impl OverridesState {
         result
     }
 
+    /// The export: file name (`overrides-<12 hash chars>.json`) and the pretty JSON text
+    /// ([`OverridesFile::to_json`]).
+    pub fn export(&self) -> (String, String) {
+        self.file.with_untracked(|f| {
+            let name = format!("overrides-{}.json", short(&f.bundle_hash));
+            (name, f.to_json())
+        })
+    }
+
     /// Removes every override.
     pub fn clear(&self) {
         let hash = self.base.with_value(|b| b.content_hash.clone());

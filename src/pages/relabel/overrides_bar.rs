@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use super::apply::WhatChangedView;
-use crate::export::{download_text, safe_filename};
+use crate::export::download_text;
 use crate::state::{MAX_LINK_CHARS, OverridesState, encode_overrides};
 
 /// Shown in the bundle header when the overrides context exists.
@@ -22,15 +22,8 @@ pub fn OverridesBar() -> impl IntoView {
             .with(|f| !f.overrides.is_empty() && encode_overrides(f).len() > MAX_LINK_CHARS)
     });
     let export = move |_| {
-        let file = state.file.get_untracked();
-        let name = safe_filename(
-            &format!(
-                "overrides-{}",
-                file.bundle_hash.chars().take(12).collect::<String>()
-            ),
-            "json",
-        );
-        if let Err(e) = download_text(&name, "application/json", &file.to_json()) {
+        let (name, text) = state.export();
+        if let Err(e) = download_text(&name, "application/json", &text) {
             state.error.set(Some(e.to_string()));
         }
     };

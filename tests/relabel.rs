@@ -1,0 +1,322 @@
+//! Re-labelling (issue 7): the exact harness request, the panel against a fake Jev, Apply and
+//! the overrides file (export, import, `ov=` links). Headless Chromium.
+#![cfg(target_arch = "wasm32")]
+
+mod relabel_fixture;
+
+use leptos::prelude::*;
+use relabel_fixture::*;
+use runlens_core::overrides::{OverridesFile, request_hash};
+use runlens_web::pages::relabel::draft::RequestDraft;
+use runlens_web::pages::relabel::failed_cell::build_label_request;
+use runlens_web::pages::relabel::{OFFLINE_WARNING, RelabelPanel};
+use runlens_web::state::{
+    MAX_LINK_CHARS, ViewState, decode_overrides, encode_overrides, link_value, storage_key,
+};
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+fn the_built_request_is_the_harness_request_exactly() {
+    let bundle = bundle("dev");
+    let cell = bundle.body.corpora[0]
+        .cell("ex-007", "gpt-4.1")
+        .unwrap()
+        .clone();
+    let request = build_label_request(&bundle.body, "dev", "ex-007", &cell).unwrap();
+    let got = serde_json::to_string(&request).unwrap();
+    // Same keys in the same order, same text: compare the serialised strings.
+    assert_eq!(got, expected_request().to_string());
+    // The draft gives the same request back.
+    assert_eq!(
+        RequestDraft::from_request(&request).to_request().unwrap(),
+        request
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_draft_with_an_invalid_field_or_question_names_it() {
+    let bundle = bundle("dev");
+    let cell = bundle.body.corpora[0]
+        .cell("ex-007", "gpt-4.1")
+        .unwrap()
+        .clone();
+    let request = build_label_request(&bundle.body, "dev", "ex-007", &cell).unwrap();
+    let mut draft = RequestDraft::from_request(&request);
+    draft.state[6].1 = runlens_web::pages::relabel::draft::FieldValue::Json("seven".into());
+    let err = draft.to_request().unwrap_err();
+    assert!(err.contains("candidate_turns"), "{err}");
+    let mut draft = RequestDraft::from_request(&request);
+    draft.questions[0].options.clear();
+    let err = draft.to_request().unwrap_err();
+    assert!(err.contains("sub_mode"), "{err}");
+}
+
+#[wasm_bindgen_test]
+async fn the_panel_shows_the_answer_and_the_offline_warning() {
+    let fake = FakeJev::new(Ok(label_response()));
+    let host = mount(ViewState::default(), fake.clone(), "dev", |b| {
+        view! { <RelabelPanel bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
+    });
+    settle().await;
+    // The form holds every state field; the long result is clipped to 2,000 + 15 chars.
+    let clipped = value_of(&host, "[data-field='candidate_results[0]']");
+    assert_eq!(clipped.chars().count(), 2000 + " ...(truncated)".len());
+    assert_eq!(
+        text_of(&host, "[data-testid='proxy-model']"),
+        "sparrow-nano-general-v1.1"
+    );
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    // The request sent is the built one.
+    let sent = fake.sent();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(serde_json::to_value(&sent[0]).unwrap(), expected_request());
+    // All probabilities of the sub-mode choice, unrounded in data-value.
+    let p = |option: &str| {
+        attr(
+            &host,
+            &format!("[data-answer='sub_mode'] [data-option='{option}']"),
+            "data-value",
+        )
+    };
+    assert_eq!(p("wrong_join"), "0.5");
+    assert_eq!(p("wrong_table"), "0.3");
+    assert_eq!(p("wrong_grain"), "0.2");
+    // Family and family_confidence (0.5 + 0.2 = 0.7, both query_construction), the rule
+    // and the two yes/no probabilities, beside the recorded label.
+    assert_eq!(text_of(&host, "[data-new='family']"), "query_construction");
+    assert_eq!(text_of(&host, "[data-new='family_confidence']"), "0.700");
+    assert_eq!(text_of(&host, "[data-new='prevented_by_rule']"), "crm_join");
+    assert_eq!(
+        text_of(&host, "[data-new='schema_hint_would_help']"),
+        "0.900"
+    );
+    assert_eq!(text_of(&host, "[data-new='correct_despite_fail']"), "0.100");
+    assert_eq!(text_of(&host, "[data-field='sub_mode'] td"), "wrong_table");
+    assert_eq!(
+        attr(&host, "[data-metric='relabel:latency_ms']", "data-value"),
+        "12.5"
+    );
+    // The offline warning beside the answer header and each of the 4 answers.
+    let warnings = host
+        .query_selector_all("[data-testid='offline-warning']")
+        .unwrap();
+    assert_eq!(warnings.length(), 1 + 4);
+    assert_eq!(
+        warnings.item(0).unwrap().text_content().unwrap(),
+        OFFLINE_WARNING
+    );
+}
+
+#[wasm_bindgen_test]
+async fn no_proxy_says_how_to_start_one() {
+    let fake = FakeJev::new(Err(network_error()));
+    let host = mount(ViewState::default(), fake, "dev", |b| {
+        view! { <RelabelPanel bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
+    });
+    settle().await;
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    let error = text_of(&host, "[data-testid='relabel-error']");
+    assert!(
+        error.contains("runlens serve") && error.contains("?jev=URL"),
+        "{error}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn apply_changes_the_counts_and_shows_what_changed() {
+    clear_storage("apply");
+    let fake = FakeJev::new(Ok(label_response()));
+    let host = mount(ViewState::default(), fake, "apply", |b| {
+        view! { <RelabelPanel bundle=b corpus="apply" model="gpt-4.1" trace_id="ex-007" /> }
+    });
+    settle().await;
+    // Before: wrong_table 1 (ex-007), wrong_join 1 (ex-008).
+    assert_eq!(count(&host, "wrong_table"), 1.0);
+    assert_eq!(count(&host, "wrong_join"), 1.0);
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    click(&host, "[data-testid='relabel-apply']");
+    settle().await;
+    // ex-007 wrong_table → wrong_join: wrong_table 1 → 0, wrong_join 1 → 2.
+    assert_eq!(count(&host, "wrong_table"), 0.0);
+    assert_eq!(count(&host, "wrong_join"), 2.0);
+    assert_eq!(
+        attr(&host, "[data-metric='changed:labels']", "data-value"),
+        "1"
+    );
+    assert_eq!(
+        attr(
+            &host,
+            "[data-metric='changed:sub_mode:wrong_join']",
+            "data-value"
+        ),
+        "2"
+    );
+    assert_eq!(
+        attr(
+            &host,
+            "[data-metric='changed:sub_mode:wrong_join']",
+            "data-before"
+        ),
+        "1"
+    );
+    assert_eq!(
+        attr(
+            &host,
+            "[data-metric='changed:family:schema_choice']",
+            "data-value"
+        ),
+        "0"
+    );
+    let summary = text_of(&host, "[data-metric='changed:labels']");
+    assert!(
+        summary.contains("1 label changed; sub-mode: wrong_join 1→2, wrong_table 1→0"),
+        "{summary}"
+    );
+    assert_eq!(
+        attr(&host, "[data-metric='overrides:count']", "data-value"),
+        "1"
+    );
+    // Provenance, the export text and the stored copy.
+    let state = STATE.with_borrow(|s| s.unwrap());
+    let file = state.file.get_untracked();
+    let o = &file.overrides[0];
+    assert_eq!(
+        (o.key.as_str(), o.corpus.as_str()),
+        ("gpt-4.1/ex-007", "apply")
+    );
+    assert_eq!(
+        o.original.as_ref().unwrap().sub_mode.as_deref(),
+        Some("wrong_table")
+    );
+    assert_eq!(o.new.sub_mode.as_deref(), Some("wrong_join"));
+    assert_eq!(o.model_id, "sparrow-nano-general-v1.1");
+    let sent = expected_request().to_string();
+    assert_eq!(o.request_hash, request_hash(sent.as_bytes()));
+    assert!(
+        o.applied_at.ends_with('Z') && o.applied_at.len() == 24,
+        "{}",
+        o.applied_at
+    );
+    let (name, text) = state.export();
+    assert_eq!(text, file.to_json());
+    assert_eq!(name, format!("overrides-{}.json", &file.bundle_hash[..12]));
+    let stored = storage()
+        .get_item(&storage_key(&file.bundle_hash))
+        .unwrap()
+        .unwrap();
+    assert_eq!(OverridesFile::from_json(&stored).unwrap(), file);
+}
+
+#[wasm_bindgen_test]
+fn ov_links_round_trip_and_refuse_damage() {
+    let file = one_override("dev");
+    let value = encode_overrides(&file);
+    assert!(value.starts_with("1."));
+    assert_eq!(decode_overrides(&value).unwrap(), file);
+    assert_eq!(link_value(&file).as_deref(), Some(value.as_str()));
+    assert!(value.len() <= MAX_LINK_CHARS);
+    // Nothing to carry → no ov=; far too many → not in the link.
+    assert_eq!(link_value(&OverridesFile::new("x")), None);
+    let mut big = file.clone();
+    for i in 0..200 {
+        let mut o = file.overrides[0].clone();
+        o.applied_at = format!("2026-12-03T07:{:02}:{:02}.000Z", i / 60, i % 60);
+        o.request_hash = format!("{:064x}", i * 7919);
+        big.overrides.push(o);
+    }
+    assert_eq!(link_value(&big), None);
+    assert!(
+        decode_overrides("2.abc")
+            .unwrap_err()
+            .contains("not a runlens overrides")
+    );
+    assert!(decode_overrides("1.%%%").unwrap_err().contains("damaged"));
+}
+
+#[wasm_bindgen_test]
+async fn a_link_with_overrides_opens_with_them_applied() {
+    clear_storage("link");
+    let value = encode_overrides(&one_override("link"));
+    let state = ViewState {
+        overrides: Some(value),
+        ..ViewState::default()
+    };
+    let host = mount(state, FakeJev::new(Ok(label_response())), "link", |_| {
+        ().into_any()
+    });
+    settle().await;
+    assert_eq!(count(&host, "wrong_table"), 0.0);
+    assert_eq!(count(&host, "wrong_join"), 2.0);
+    assert_eq!(
+        attr(&host, "[data-metric='overrides:count']", "data-value"),
+        "1"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn overrides_for_another_bundle_or_broken_files_are_refused() {
+    clear_storage("other");
+    let wrong = encode_overrides(&one_override("dev"));
+    let state = ViewState {
+        overrides: Some(wrong),
+        ..ViewState::default()
+    };
+    let host = mount(state, FakeJev::new(Ok(label_response())), "other", |_| {
+        ().into_any()
+    });
+    settle().await;
+    let error = text_of(&host, "[data-testid='overrides-error']");
+    assert!(
+        error.contains("made on bundle") && error.contains("not applied"),
+        "{error}"
+    );
+    assert_eq!(count(&host, "wrong_table"), 1.0);
+    let state = STATE.with_borrow(|s| s.unwrap());
+    let err = state
+        .import_json(
+            "mine.json",
+            r#"{"format": "runlens-overrides", "version": 2}"#,
+        )
+        .unwrap_err();
+    assert!(
+        err.starts_with("mine.json: ") && err.contains("version"),
+        "{err}"
+    );
+    let mut file = one_override("other");
+    file.overrides[0].corpus = "nope".into();
+    let err = state.import_json("x.json", &file.to_json()).unwrap_err();
+    assert!(err.contains("\"nope\" is not in the bundle"), "{err}");
+    settle().await;
+    assert_eq!(text_of(&host, "[data-testid='overrides-error']"), err);
+    // A good file applies.
+    state
+        .import_json("ok.json", &one_override("other").to_json())
+        .unwrap();
+    settle().await;
+    assert_eq!(count(&host, "wrong_table"), 0.0);
+}
+
+#[wasm_bindgen_test]
+async fn overrides_persist_per_bundle_in_local_storage() {
+    clear_storage("persist");
+    let file = one_override("persist");
+    let key = storage_key(&file.bundle_hash);
+    storage().set_item(&key, &file.to_json()).unwrap();
+    let host = mount(
+        ViewState::default(),
+        FakeJev::new(Ok(label_response())),
+        "persist",
+        |_| ().into_any(),
+    );
+    settle().await;
+    assert_eq!(count(&host, "wrong_join"), 2.0);
+    STATE.with_borrow(|s| s.unwrap()).clear();
+    settle().await;
+    assert_eq!(count(&host, "wrong_join"), 1.0);
+    assert_eq!(storage().get_item(&key).unwrap(), None);
+}
