@@ -173,9 +173,12 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
         "0"
     );
     let summary = text_of(&host, "[data-metric='changed:labels']");
-    assert!(
-        summary.contains("1 label changed; sub-mode: wrong_join 1→2, wrong_table 1→0"),
-        "{summary}"
+    // Taxonomy order: wrong_table (schema_choice) comes before wrong_join.
+    assert_eq!(
+        summary,
+        "apply: 1 label changed; sub-mode: wrong_table 1→0, wrong_join 1→2; \
+         family: schema_choice 1→0, query_construction 1→2; \
+         FM bucket: FM3 wrong data 1→0, FM4 wrong impl 1→2"
     );
     assert_eq!(
         attr(&host, "[data-metric='overrides:count']", "data-value"),

@@ -49,6 +49,18 @@ pub fn RelabelPanel(
         || recorded.clone(),
         |o| o.original_label(&corpus, &model, &trace_id),
     );
+    let overridden = (original != recorded).then(|| {
+        let sub = |l: &Option<runlens_core::bundle::FailureLabel>| {
+            l.as_ref()
+                .and_then(|l| l.sub_mode.clone())
+                .unwrap_or_else(|| "none".to_owned())
+        };
+        format!(
+            "This label is an override: the bundle's own sub-mode is {}, the one in force is {}.",
+            sub(&original),
+            sub(&recorded)
+        )
+    });
     let draft = RwSignal::new(RequestDraft::default());
     let ready = RwSignal::new(false);
     let outcome = RwSignal::new(None::<AskOutcome>);
@@ -162,6 +174,7 @@ pub fn RelabelPanel(
                     Some(Err(e)) => view! { <span class="error">{e}</span> }.into_any(),
                 }}
             </p>
+            {overridden.map(|o| view! { <p class="notice" data-testid="overridden">{o}</p> })}
             {move || note.get().map(|n| view! { <p class="notice">{n}</p> })}
             {move || ready.get().then(|| view! {
                 <details open>

@@ -68,10 +68,17 @@ pub fn proxy_base() -> String {
         .unwrap_or_else(|| "./".to_owned())
 }
 
-/// Plain words for a failed call; a network failure says how to start a proxy.
+/// Plain words for a failed call; when no proxy seems to be there (no answer, not found,
+/// not allowed, not JSON) it says how to start one.
 pub fn explain(error: &ApiError, base: &str) -> String {
+    let no_proxy = match error {
+        ApiError::Network { .. } | ApiError::Body { .. } => true,
+        ApiError::Status { status, .. } | ApiError::Jev { status, .. } => {
+            matches!(status, 404 | 405 | 501)
+        }
+    };
     match error {
-        ApiError::Network { .. } => format!(
+        _ if no_proxy => format!(
             "No Jev proxy answered at {base} ({error}). Start one with `runlens serve` (or \
              `make run`) and open the dashboard from it, or point the page at a running proxy \
              with ?jev=URL (that proxy must list this page's origin with --allow-origin)."

@@ -1,0 +1,100 @@
+// Re-labelling against `runlens serve` (local backend): open a failure's trajectory tab,
+// ask the offline model, apply, see the counts change, export the overrides, reload with
+// them (link and file import); with no proxy the panel says how to start one.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { startServer, OUT } from './server.mjs';
+import { launch, newPage } from './browser.mjs';
+
+const DEV = 'text2sqlbench-synthetic-dev';
+// gpt-4.1 on this question is labelled clickhouse_error in the sample.
+const TRACE = 'e0a350e98f047e596b61450060b0f0cd';
+const OPEN = `?bundle=bundles/article.json.gz&tab=trajectory&corpus=${DEV}&tmodel=gpt-4.1&trace=${TRACE}`;
+let server;
+let browser;
+before(async () => { server = await startServer(); browser = await launch(); mkdirSync(OUT, { recursive: true }); });
+after(async () => { await browser?.close(); await server?.stop(); });
+
+const value = async (page, selector) => Number(await page.locator(selector).first().getAttribute('data-value'));
+
+test('re-label, apply, see the counts change, export, reload with the overrides', async () => {
+  const { page, problems } = await newPage(browser, { acceptDownloads: true });
+  await page.goto(server.url + OPEN);
+  const model = page.getByTestId('proxy-model');
+  await model.waitFor({ timeout: 30000 });
+  assert.equal(await model.textContent(), 'sparrow-nano-general-v1.1');
+  const sub = page.locator('[data-question="sub_mode"]');
+  assert.match(await sub.locator('textarea.instructions').inputValue(), /^Given the question, the reference SQL/);
+  // Take the recorded sub-mode out of the options, so the new label must differ.
+  const option = sub.locator('li[data-option="11"]');
+  assert.equal(await option.locator('input.option-label').inputValue(), 'clickhouse_error');
+  await option.locator('button').click();
+  await page.getByTestId('relabel-ask').click();
+  await page.getByTestId('relabel-answer').waitFor({ timeout: 30000 });
+  const ps = await page.$$eval('[data-answer="sub_mode"] [data-option]', (els) => els.map((e) => Number(e.getAttribute('data-value'))));
+  assert.equal(ps.length, 15);
+  assert.ok(Math.abs(ps.reduce((a, b) => a + b, 0) - 1) < 1e-6, `probabilities sum to 1: ${ps}`);
+  assert.ok(await page.getByTestId('offline-warning').count() >= 5, 'offline warning beside every answer');
+  const newSub = (await page.locator('[data-new="sub_mode"]').textContent()).trim();
+  assert.notEqual(newSub, 'clickhouse_error');
+
+  await page.getByTestId('relabel-apply').click();
+  await page.getByTestId('what-changed').waitFor();
+  assert.equal(await value(page, '[data-metric="overrides:count"]'), 1);
+  assert.equal(await value(page, '[data-metric="changed:labels"]'), 1);
+  const gone = page.locator('[data-metric="changed:sub_mode:clickhouse_error"]');
+  assert.equal(Number(await gone.getAttribute('data-before')) - Number(await gone.getAttribute('data-value')), 1);
+  const added = page.locator(`[data-metric="changed:sub_mode:${newSub}"]`);
+  assert.equal(Number(await added.getAttribute('data-value')) - Number(await added.getAttribute('data-before')), 1);
+  // The rebuilt panel keeps the answer and now shows the new label as the one in force.
+  await page.locator('[data-field="sub_mode"] td').first().waitFor();
+  assert.equal((await page.locator('[data-field="sub_mode"] td').first().textContent()).trim(), newSub);
+  await page.waitForFunction(() => location.search.includes('ov=1.'));
+  const link = page.url();
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('overrides-export').click()]);
+  const exported = readFileSync(await download.path(), 'utf8');
+  const file = JSON.parse(exported);
+  assert.equal(file.format, 'runlens-overrides');
+  assert.equal(file.overrides.length, 1);
+  assert.equal(file.overrides[0].key, `gpt-4.1/${TRACE}`);
+  assert.equal(file.overrides[0].original.sub_mode, 'clickhouse_error');
+  assert.equal(file.overrides[0].new.sub_mode, newSub);
+  assert.equal(file.overrides[0].model_id, 'sparrow-nano-general-v1.1');
+  assert.match(file.overrides[0].request_hash, /^[0-9a-f]{64}$/);
+  const saved = path.join(OUT, 'relabel-overrides.json');
+  writeFileSync(saved, exported);
+  assert.deepEqual(problems, []);
+
+  // The link alone (a fresh browser context: no localStorage) brings the override back.
+  const second = await newPage(browser);
+  await second.page.goto(link);
+  await second.page.locator('[data-metric="overrides:count"]').waitFor({ timeout: 30000 });
+  assert.equal(await value(second.page, '[data-metric="overrides:count"]'), 1);
+  await second.page.locator('[data-field="sub_mode"] td').first().waitFor({ timeout: 30000 }).catch(() => {});
+
+  // Without the link, importing the exported file does the same.
+  const third = await newPage(browser);
+  await third.page.goto(server.url + OPEN);
+  await third.page.locator('[data-metric="overrides:count"]').waitFor({ timeout: 30000 });
+  assert.equal(await value(third.page, '[data-metric="overrides:count"]'), 0);
+  await third.page.getByTestId('overrides-import').setInputFiles(saved);
+  await third.page.getByTestId('what-changed').waitFor();
+  assert.equal(await value(third.page, '[data-metric="overrides:count"]'), 1);
+  assert.equal(await value(third.page, '[data-metric="changed:labels"]'), 1);
+  assert.deepEqual([...second.problems, ...third.problems], []);
+});
+
+test('with no proxy the panel says how to start one', async () => {
+  const { page } = await newPage(browser);
+  await page.goto(`${server.url}${OPEN}&jev=http://127.0.0.1:9`);
+  await page.getByTestId('relabel-ask').waitFor({ timeout: 30000 });
+  await page.locator('[data-question="sub_mode"]').waitFor();
+  await page.getByTestId('relabel-ask').click();
+  const error = page.getByTestId('relabel-error');
+  await error.waitFor({ timeout: 30000 });
+  const text = await error.textContent();
+  assert.ok(text.includes('runlens serve') && text.includes('?jev=URL'), text);
+});
