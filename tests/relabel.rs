@@ -323,3 +323,106 @@ async fn overrides_persist_per_bundle_in_local_storage() {
     assert_eq!(count(&host, "wrong_join"), 1.0);
     assert_eq!(storage().get_item(&key).unwrap(), None);
 }
+
+/// Re-ranking: the §5.6 question (recorded ranked usage_daily, dim_account, support_case;
+/// gold support_case + usage_daily) re-asked; P(yes) 0.1 / 0.9 / 0.8 for t0..t2 (universe
+/// order dim_account, support_case, usage_daily) → support_case, usage_daily, dim_account.
+#[wasm_bindgen_test]
+async fn rerank_shows_the_new_ranking_and_its_metrics() {
+    use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow, SchemaPrompt};
+    use runlens_core::jev::{Answer, SystemOneResponse};
+    use runlens_core::metrics::question_rows::question_rows;
+    use runlens_core::metrics::report::ReportOptions;
+    use runlens_web::pages::relabel::RerankPanel;
+    use std::sync::Arc;
+
+    let universe: Vec<String> = [
+        "crm.dim_account",
+        "crm.fct_support_case",
+        "marts.usage_daily",
+    ]
+    .map(String::from)
+    .to_vec();
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let corpus = Corpus {
+        name: "rank".into(),
+        rankings: vec![RankingRow {
+            trace_id: "ex-006".into(),
+            gold: strings(&["crm.fct_support_case", "marts.usage_daily"]),
+            ranked: strings(&[
+                "marts.usage_daily",
+                "crm.dim_account",
+                "crm.fct_support_case",
+            ]),
+            ..RankingRow::default()
+        }],
+        ..Corpus::default()
+    };
+    let body = BundleBody {
+        universe: universe.clone(),
+        schema_prompt: Some(SchemaPrompt {
+            file_name: "schema.md".into(),
+            text: "Table `crm.dim_account` ...".into(),
+        }),
+        corpora: vec![corpus],
+        ..BundleBody::default()
+    };
+    let row = question_rows(&body, &body.corpora[0], &ReportOptions::default()).remove(0);
+    let bundle = Arc::new(Bundle::new(Provenance::default(), body));
+    let answers = [0.1, 0.9, 0.8]
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (format!("t{i}"), Answer::Noul { noul: *p }))
+        .collect();
+    let response = SystemOneResponse {
+        model: "jev-1.13.0".into(),
+        answers,
+        usage: None,
+    };
+    let fake = FakeJev::new(Ok(response));
+    let state = ViewState {
+        k: 2,
+        ..ViewState::default()
+    };
+    let host = mount(state, fake.clone(), "dev", move |_| {
+        view! { <RerankPanel bundle=bundle.clone() row=row.clone() /> }
+    });
+    settle().await;
+    click(&host, "[data-testid='rerank-ask']");
+    settle().await;
+    let sent = serde_json::to_value(&fake.sent()[0]).unwrap();
+    assert_eq!(
+        sent["questions"]["t1"]["instructions"],
+        "Is the table `crm.fct_support_case` needed to answer the question? The full warehouse schema is in the state."
+    );
+    assert_eq!(sent["state"]["schema"], "Table `crm.dim_account` ...");
+    assert_eq!(
+        text_of(&host, "[data-testid='rerank-tables'] [data-rank='1']"),
+        "crm.fct_support_case ★ (0.900)"
+    );
+    // Both gold tables on top: nDCG@10 = 1, recall@2 = 1, all-required@2 = 1.
+    assert_eq!(
+        attr(&host, "[data-metric='rerank:ndcg@10']", "data-value"),
+        "1"
+    );
+    assert_eq!(
+        attr(&host, "[data-metric='rerank:recall@2']", "data-value"),
+        "1"
+    );
+    assert_eq!(
+        attr(&host, "[data-metric='rerank:all_required@2']", "data-value"),
+        "1"
+    );
+    // Recorded beside it: nDCG = (1 + 1/log2 4) / (1 + 1/log2 3) = 0.920 (§5.6), recall@2 = 0.5.
+    let metrics = text_of(&host, ".rerank-metrics");
+    assert!(
+        metrics.contains("0.920") && metrics.contains("0.500"),
+        "{metrics}"
+    );
+    // jev-1.13.0 is not the offline model: no warning.
+    assert!(
+        host.query_selector("[data-testid='offline-warning']")
+            .unwrap()
+            .is_none()
+    );
+}
