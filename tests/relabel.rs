@@ -94,7 +94,7 @@ async fn the_panel_shows_the_answer_and_the_offline_warning() {
         "0.900"
     );
     assert_eq!(text_of(&host, "[data-new='correct_despite_fail']"), "0.100");
-    assert_eq!(text_of(&host, "[data-field='sub_mode'] td"), "wrong_table");
+    assert_eq!(text_of(&host, "[data-recorded='sub_mode']"), "wrong_table");
     assert_eq!(
         attr(&host, "[data-metric='relabel:latency_ms']", "data-value"),
         "12.5"
@@ -183,6 +183,12 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
     assert_eq!(
         attr(&host, "[data-metric='overrides:count']", "data-value"),
         "1"
+    );
+    // The rebuilt panel keeps the answer and shows the bundle's label beside the one in force.
+    assert_eq!(text_of(&host, "[data-original='sub_mode']"), "wrong_table");
+    assert_eq!(text_of(&host, "[data-recorded='sub_mode']"), "wrong_join");
+    assert!(
+        text_of(&host, "[data-testid='overridden']").contains("the one in force is wrong_join")
     );
     // Provenance, the export text and the stored copy.
     let state = STATE.with_borrow(|s| s.unwrap());

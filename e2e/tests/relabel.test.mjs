@@ -49,8 +49,9 @@ test('re-label, apply, see the counts change, export, reload with the overrides'
   const added = page.locator(`[data-metric="changed:sub_mode:${newSub}"]`);
   assert.equal(Number(await added.getAttribute('data-value')) - Number(await added.getAttribute('data-before')), 1);
   // The rebuilt panel keeps the answer and now shows the new label as the one in force.
-  await page.locator('[data-field="sub_mode"] td').first().waitFor();
-  assert.equal((await page.locator('[data-field="sub_mode"] td').first().textContent()).trim(), newSub);
+  await page.locator('[data-recorded="sub_mode"]').waitFor();
+  assert.equal((await page.locator('[data-recorded="sub_mode"]').textContent()).trim(), newSub);
+  assert.equal((await page.locator('[data-original="sub_mode"]').textContent()).trim(), 'clickhouse_error');
   await page.waitForFunction(() => location.search.includes('ov=1.'));
   const link = page.url();
 

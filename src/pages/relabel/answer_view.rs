@@ -18,10 +18,37 @@ fn text(v: &Option<String>) -> String {
     v.clone().unwrap_or_else(|| "—".to_owned())
 }
 
-/// The answer of `outcome` next to `recorded` (`new` is the label it gives).
+/// The label fields compared, in the harness's record order (§7.6).
+const FIELDS: [&str; 8] = [
+    "sub_mode",
+    "sub_mode_confidence",
+    "family",
+    "family_confidence",
+    "prevented_by_rule",
+    "prevented_by_rule_confidence",
+    "schema_hint_would_help",
+    "correct_despite_fail",
+];
+
+fn fields(l: &FailureLabel) -> [String; 8] {
+    [
+        text(&l.sub_mode),
+        num(l.sub_mode_confidence),
+        text(&l.family),
+        num(l.family_confidence),
+        text(&l.prevented_by_rule),
+        num(l.prevented_by_rule_confidence),
+        num(l.schema_hint_would_help),
+        num(l.correct_despite_fail),
+    ]
+}
+
+/// The answer of `outcome` next to `recorded`, the label in force (`original`: the bundle's
+/// own, shown too when an override replaced it; `new`: the label the answer gives).
 #[component]
 pub fn AnswerView(
     outcome: AskOutcome,
+    original: Option<FailureLabel>,
     recorded: Option<FailureLabel>,
     new: FailureLabel,
 ) -> impl IntoView {
@@ -29,41 +56,23 @@ pub fn AnswerView(
     let warning = move || {
         offline.then(|| view! { <span class="badge offline" data-testid="offline-warning">{OFFLINE_WARNING}</span> })
     };
-    let r = recorded.clone().unwrap_or_default();
-    let rows: Vec<(&str, String, String)> = vec![
-        ("sub_mode", text(&r.sub_mode), text(&new.sub_mode)),
-        (
-            "sub_mode_confidence",
-            num(r.sub_mode_confidence),
-            num(new.sub_mode_confidence),
-        ),
-        ("family", text(&r.family), text(&new.family)),
-        (
-            "family_confidence",
-            num(r.family_confidence),
-            num(new.family_confidence),
-        ),
-        (
-            "prevented_by_rule",
-            text(&r.prevented_by_rule),
-            text(&new.prevented_by_rule),
-        ),
-        (
-            "prevented_by_rule_confidence",
-            num(r.prevented_by_rule_confidence),
-            num(new.prevented_by_rule_confidence),
-        ),
-        (
-            "schema_hint_would_help",
-            num(r.schema_hint_would_help),
-            num(new.schema_hint_would_help),
-        ),
-        (
-            "correct_despite_fail",
-            num(r.correct_despite_fail),
-            num(new.correct_despite_fail),
-        ),
-    ];
+    let shown = |l: &Option<FailureLabel>| {
+        l.as_ref()
+            .map(fields)
+            .unwrap_or_else(|| fields(&FailureLabel::default()))
+    };
+    let (old, now, next) = (shown(&original), shown(&recorded), fields(&new));
+    let overridden = original != recorded;
+    let rows: Vec<(&str, String, String, String)> = FIELDS
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (*f, old[i].clone(), now[i].clone(), next[i].clone()))
+        .collect();
+    let in_force = match (&recorded, overridden) {
+        (None, _) => "recorded (no label)",
+        (Some(_), true) => "in force (override)",
+        (Some(_), false) => "recorded",
+    };
     let answers = outcome.response.answers.clone();
     view! {
         <section class="relabel-answer" data-testid="relabel-answer" data-model=outcome.response.model.clone()>
@@ -75,11 +84,13 @@ pub fn AnswerView(
                 " " {warning}
             </p>
             <table class="label-compare" data-testid="label-compare">
-                <thead><tr><th>"field"</th><th>{if recorded.is_some() { "recorded" } else { "recorded (no label)" }}</th><th>"new answer"</th></tr></thead>
+                <thead><tr><th>"field"</th>{overridden.then(|| view! { <th>"bundle"</th> })}<th>{in_force}</th><th>"new answer"</th></tr></thead>
                 <tbody>
-                    {rows.into_iter().map(|(field, old, new)| { let changed = old != new; view! {
+                    {rows.into_iter().map(|(field, old, now, new)| { let changed = now != new; view! {
                         <tr data-field=field class:changed=changed>
-                            <th scope="row">{field}</th><td>{old}</td><td data-new=field>{new}</td>
+                            <th scope="row">{field}</th>
+                            {overridden.then(|| view! { <td data-original=field>{old}</td> })}
+                            <td data-recorded=field>{now}</td><td data-new=field>{new}</td>
                         </tr>
                     }}).collect_view()}
                 </tbody>

@@ -157,7 +157,7 @@ pub fn RelabelPanel(
         outcome.get().map(|o| {
             let new = label_from_answers(&start_label, &o.response.answers);
             view! {
-                <AnswerView outcome=o.clone() recorded=recorded.clone() new=new.clone() />
+                <AnswerView outcome=o.clone() original=original.clone() recorded=recorded.clone() new=new.clone() />
                 <ApplyButton corpus=corpus.clone() outcome=o original=original.clone() new=new />
             }
         })
