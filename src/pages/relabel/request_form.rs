@@ -67,20 +67,26 @@ pub fn RequestForm(draft: RwSignal<RequestDraft>) -> impl IntoView {
     }
 }
 
+fn option_mut(d: &mut RequestDraft, i: usize, j: usize) -> Option<&mut (String, String)> {
+    d.questions.get_mut(i)?.options.get_mut(j)
+}
+
 fn state_field(draft: RwSignal<RequestDraft>, i: usize) -> impl IntoView {
-    let (key, value) = draft.with_untracked(|d| d.state[i].clone());
+    let (key, value) = draft
+        .with_untracked(|d| d.state.get(i).cloned())
+        .unwrap_or((String::new(), FieldValue::Text(String::new())));
     let body = match value {
         FieldValue::Text(text) => view! {
             <textarea data-field=key.clone() rows="2" prop:value=text on:input=move |ev| {
                 let v = event_target_value(&ev);
-                draft.update(|d| d.state[i].1 = FieldValue::Text(v));
+                draft.update(|d| if let Some(f) = d.state.get_mut(i) { f.1 = FieldValue::Text(v) });
             }></textarea>
         }
         .into_any(),
         FieldValue::Json(text) => view! {
             <textarea data-field=key.clone() class="json" rows="3" prop:value=text on:input=move |ev| {
                 let v = event_target_value(&ev);
-                draft.update(|d| d.state[i].1 = FieldValue::Json(v));
+                draft.update(|d| if let Some(f) = d.state.get_mut(i) { f.1 = FieldValue::Json(v) });
             }></textarea>
         }
         .into_any(),
@@ -92,7 +98,7 @@ fn state_field(draft: RwSignal<RequestDraft>, i: usize) -> impl IntoView {
                     <textarea data-field=format!("{key}[{j}]") rows="3" prop:value=text on:input=move |ev| {
                         let v = event_target_value(&ev);
                         draft.update(|d| {
-                            if let FieldValue::Lines(items) = &mut d.state[i].1 && let Some(slot) = items.get_mut(j) {
+                            if let Some((_, FieldValue::Lines(items))) = d.state.get_mut(i) && let Some(slot) = items.get_mut(j) {
                                 *slot = v;
                             }
                         });
@@ -106,34 +112,39 @@ fn state_field(draft: RwSignal<RequestDraft>, i: usize) -> impl IntoView {
 }
 
 fn question(draft: RwSignal<RequestDraft>, i: usize) -> impl IntoView {
-    let q = draft.with_untracked(|d| d.questions[i].clone());
+    let q = draft
+        .with_untracked(|d| d.questions.get(i).cloned())
+        .unwrap_or_else(|| QuestionDraft::blank(String::new(), Kind::Noul));
     let kind = q.kind;
     let remove = move |_| {
         draft.update(|d| {
-            d.questions.remove(i);
+            if i < d.questions.len() {
+                d.questions.remove(i);
+            }
         })
     };
     let add_option = move |_| {
         draft.update(|d| {
-            let n = d.questions[i].options.len();
-            let option = match kind {
-                Kind::Score => (String::new(), format!("level {n}")),
-                _ => (format!("option_{n}"), String::new()),
-            };
-            d.questions[i].options.push(option);
+            if let Some(q) = d.questions.get_mut(i) {
+                let n = q.options.len();
+                q.options.push(match kind {
+                    Kind::Score => (String::new(), format!("level {n}")),
+                    _ => (format!("option_{n}"), String::new()),
+                });
+            }
         })
     };
     let options = q.options.iter().cloned().enumerate().map(|(j, (label, desc))| {
         let label_box = (kind == Kind::Choice).then(|| view! {
             <input type="text" class="option-label" aria-label="option label" prop:value=label
-                on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.questions[i].options[j].0 = v); } />
+                on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| if let Some(o) = option_mut(d, i, j) { o.0 = v }); } />
         });
         view! {
             <li data-option=j>
                 {label_box}
                 <input type="text" class="option-description" aria-label="description" prop:value=desc
-                    on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.questions[i].options[j].1 = v); } />
-                <button aria-label="Remove this option" on:click=move |_| draft.update(|d| { d.questions[i].options.remove(j); })>"×"</button>
+                    on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| if let Some(o) = option_mut(d, i, j) { o.1 = v }); } />
+                <button aria-label="Remove this option" on:click=move |_| draft.update(|d| if let Some(q) = d.questions.get_mut(i) && j < q.options.len() { q.options.remove(j); })>"×"</button>
             </li>
         }
     }).collect_view();
@@ -141,12 +152,12 @@ fn question(draft: RwSignal<RequestDraft>, i: usize) -> impl IntoView {
         <div class="question" data-question=q.id.clone() data-kind=kind.as_str()>
             <p>
                 <input type="text" class="question-id" aria-label="question id" prop:value=q.id.clone()
-                    on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.questions[i].id = v); } />
+                    on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| if let Some(q) = d.questions.get_mut(i) { q.id = v }); } />
                 " " <span class="kind">{kind.as_str()}</span> " "
                 <button on:click=remove>"Remove question"</button>
             </p>
             <textarea class="instructions" aria-label="instructions" rows="3" prop:value=q.instructions.clone()
-                on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| d.questions[i].instructions = v); }></textarea>
+                on:input=move |ev| { let v = event_target_value(&ev); draft.update(|d| if let Some(q) = d.questions.get_mut(i) { q.instructions = v }); }></textarea>
             {(kind != Kind::Noul).then(|| view! {
                 <ol class="options" start="0">{options}</ol>
                 <button on:click=add_option>{if kind == Kind::Score { "+ level" } else { "+ option" }}</button>
