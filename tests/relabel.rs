@@ -432,3 +432,61 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
             .is_none()
     );
 }
+
+/// Editing: an instruction changed, a question removed and a score question added are what
+/// "Ask" sends.
+#[wasm_bindgen_test]
+async fn edits_to_the_form_are_what_is_sent() {
+    use wasm_bindgen::JsCast;
+    let fake = FakeJev::new(Ok(label_response()));
+    let host = mount(ViewState::default(), fake.clone(), "dev", |b| {
+        view! { <RelabelPanel bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
+    });
+    settle().await;
+    let instructions = host
+        .query_selector("[data-question='schema_hint_would_help'] textarea.instructions")
+        .unwrap()
+        .unwrap();
+    js_sys::Reflect::set(&instructions, &"value".into(), &"Edited?".into()).unwrap();
+    instructions
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    let answer = host
+        .query_selector("[data-field='candidate_final_answer']")
+        .unwrap()
+        .unwrap();
+    js_sys::Reflect::set(&answer, &"value".into(), &"42 seats".into()).unwrap();
+    answer
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    click(&host, "[data-question='correct_despite_fail'] button");
+    settle().await;
+    let add = host.query_selector_all(".add-question button").unwrap();
+    add.item(2)
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+    settle().await;
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    let sent = serde_json::to_value(&fake.sent()[0]).unwrap();
+    let ids: Vec<&String> = sent["questions"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        ids,
+        [
+            "sub_mode",
+            "prevented_by_rule",
+            "schema_hint_would_help",
+            "q3"
+        ]
+    );
+    assert_eq!(
+        sent["questions"]["schema_hint_would_help"],
+        serde_json::json!({"type": "noul", "instructions": "Edited?"})
+    );
+    assert_eq!(
+        sent["questions"]["q3"],
+        serde_json::json!({"type": "score", "criteria": ["low", "high"]})
+    );
+    assert_eq!(sent["state"]["candidate_final_answer"], "42 seats");
+}
