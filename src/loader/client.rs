@@ -231,7 +231,10 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                 .ok_or_else(|| LoadError::Loader("loader: no bundle was sent".to_owned()));
             finish(state, result);
         }
-        FromWorker::Failed { message } => finish(state, Err(LoadError::Loader(message))),
+        FromWorker::Failed { message, warnings } if !warnings.is_empty() => {
+            finish(state, Err(LoadError::Import { message, warnings }));
+        }
+        FromWorker::Failed { message, .. } => finish(state, Err(LoadError::Loader(message))),
         FromWorker::Detail { id } => {
             let resolve = state.borrow_mut().pending.remove(&id);
             if let Some(resolve) = resolve {

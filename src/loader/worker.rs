@@ -24,6 +24,7 @@ pub fn start() {
         post(
             &FromWorker::Failed {
                 message: format!("the loader hit an internal error: {info}"),
+                warnings: Vec::new(),
             },
             None,
         );
@@ -47,7 +48,13 @@ fn post(head: &FromWorker, body: Option<&[u8]>) {
 fn handle(ev: &MessageEvent) {
     let message = match protocol::decode::<ToWorker>(&ev.data()) {
         Ok(m) => m,
-        Err(message) => return post(&FromWorker::Failed { message }, None),
+        Err(message) => {
+            let failed = FromWorker::Failed {
+                message,
+                warnings: Vec::new(),
+            };
+            return post(&failed, None);
+        }
     };
     match message.head {
         ToWorker::LoadUrl { url } => {
@@ -82,6 +89,7 @@ async fn run(request: BundleRequest) {
             return post(
                 &FromWorker::Failed {
                     message: e.to_string(),
+                    warnings: e.warnings().to_vec(),
                 },
                 None,
             );
@@ -114,6 +122,7 @@ async fn run(request: BundleRequest) {
         return post(
             &FromWorker::Failed {
                 message: e.to_string(),
+                warnings: Vec::new(),
             },
             None,
         );
