@@ -1,4 +1,4 @@
-//! The worker side: runs in `runlens-worker` (a dedicated Web Worker), loads one request,
+//! The worker side: runs in the loader Web Worker (`loader-worker.js`), loads one request,
 //! sends the page a skeleton and chunks (see [`super::split`]), checks the content hash, and
 //! keeps the full bundle to answer [`ToWorker::Detail`].
 
@@ -18,7 +18,8 @@ thread_local! {
     static FULL: RefCell<Option<Bundle>> = const { RefCell::new(None) };
 }
 
-/// Entry point of the worker binary: installs the message handler and says `Ready`.
+/// Entry point of the worker (`start_loader_worker` in src/main.rs): installs the message
+/// handler and says `Ready`.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         post(
