@@ -7,6 +7,7 @@
 pub mod assemble;
 pub mod client;
 pub mod detail;
+pub mod digest;
 pub mod files;
 pub mod pipeline;
 pub mod progress;

@@ -4,11 +4,11 @@
 use runlens_core::bundle::Bundle;
 use runlens_core::import::{ImportOptions, InputFile, import_files_keeping_warnings};
 
+use super::digest::verify_bundle_fast;
 use super::files::{self, Opened};
 use crate::api;
 use crate::data::{
     BundleRequest, LoadError, LoadStats, Phase, Progress, inflate, now_ms, parse_bundle,
-    verify_bundle,
 };
 
 /// Reports progress.
@@ -98,7 +98,7 @@ async fn decode(
             done: 0,
             total: None,
         });
-        verify_bundle(name, &bundle)?;
+        verify_bundle_fast(name, &bundle).await?;
     }
     let t4 = now_ms();
     stats.json_bytes = json_bytes as usize;

@@ -9,10 +9,11 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use super::digest::verify_bundle_fast;
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
 use super::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
-use crate::data::{BundleRequest, now_ms, verify_bundle};
+use crate::data::{BundleRequest, now_ms};
 
 thread_local! {
     static FULL: RefCell<Option<Bundle>> = const { RefCell::new(None) };
@@ -118,7 +119,7 @@ async fn run(request: BundleRequest) {
     let name = request.source();
     let t0 = now_ms();
     if !stats.imported
-        && let Err(e) = verify_bundle(&name, &bundle)
+        && let Err(e) = verify_bundle_fast(&name, &bundle).await
     {
         return post(
             &FromWorker::Failed {
