@@ -199,7 +199,12 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
 /// `(corpus, model, outcome)` of every cell on question `trace` in the chosen corpus (or all).
 fn question_cells(b: &Bundle, corpus: Option<&str>, trace: &str) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
-    for c in b.body.corpora.iter().filter(|c| corpus.is_none_or(|n| c.name == n)) {
+    for c in b
+        .body
+        .corpora
+        .iter()
+        .filter(|c| corpus.is_none_or(|n| c.name == n))
+    {
         for row in c.results.iter().filter(|r| r.trace_id == trace) {
             for (model, cell) in &row.candidates {
                 if let Some(cell) = cell {

@@ -13,6 +13,9 @@ use crate::components::{ChartCanvas, ExportButtons, MetricValue, caption};
 use crate::state::UrlState;
 use crate::theme::chart_theme;
 
+/// A cell of the open question: `(corpus, model key, outcome)`.
+pub type CellLink = (String, String, String);
+
 /// The open question, or nothing when `question=` names no row of the current corpus.
 #[component]
 pub fn QuestionPanel(
@@ -21,7 +24,7 @@ pub fn QuestionPanel(
     rows: Signal<Vec<QuestionRow>>,
     /// The question's cells as `(corpus, model, outcome)`, each opening its trajectory.
     #[prop(optional)]
-    cells: Option<Callback<String, Vec<(String, String, String)>>>,
+    cells: Option<Callback<String, Vec<CellLink>>>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let current = Memo::new(move |_| {
@@ -49,18 +52,20 @@ pub fn QuestionPanel(
 
 /// The question's model cells with their outcome; each opens the trajectory viewer.
 #[component]
-fn QuestionCells(trace: String, cells: Vec<(String, String, String)>) -> impl IntoView {
+fn QuestionCells(trace: String, cells: Vec<CellLink>) -> impl IntoView {
     let state = UrlState::use_context();
-    (!cells.is_empty()).then(|| view! {
-        <section class="question-cells" data-testid="question-cells">
-            <h4>"Trajectories on this question"</h4>
-            <ul>{cells.into_iter().map(|(corpus, model, outcome)| {
-                let (t, label) = (trace.clone(), format!("{model}: {outcome}"));
-                view! { <li><button class="link" data-model=model.clone() on:click=move |_| {
-                    state.push(|s| s.open_cell(&corpus, &model, &t, "question"));
-                }>{label}</button></li> }
-            }).collect_view()}</ul>
-        </section>
+    (!cells.is_empty()).then(|| {
+        view! {
+            <section class="question-cells" data-testid="question-cells">
+                <h4>"Trajectories on this question"</h4>
+                <ul>{cells.into_iter().map(|(corpus, model, outcome)| {
+                    let (t, label) = (trace.clone(), format!("{model}: {outcome}"));
+                    view! { <li><button class="link" data-model=model.clone() on:click=move |_| {
+                        state.push(|s| s.open_cell(&corpus, &model, &t, "question"));
+                    }>{label}</button></li> }
+                }).collect_view()}</ul>
+            </section>
+        }
     })
 }
 

@@ -49,7 +49,12 @@ fn looks_stripped(cell: &Cell) -> bool {
 
 /// The open cell.
 #[component]
-pub fn CellView(bundle: Arc<Bundle>, corpus: String, model: String, trace: String) -> impl IntoView {
+pub fn CellView(
+    bundle: Arc<Bundle>,
+    corpus: String,
+    model: String,
+    trace: String,
+) -> impl IntoView {
     let state = UrlState::use_context();
     provide_context(OpenCell {
         corpus: corpus.clone(),
@@ -58,7 +63,10 @@ pub fn CellView(bundle: Arc<Bundle>, corpus: String, model: String, trace: Strin
     });
     let body = &bundle.body;
     let c = body.corpus(&corpus);
-    let page_cell = c.and_then(|c| c.cell(&trace, &model)).cloned().unwrap_or_default();
+    let page_cell = c
+        .and_then(|c| c.cell(&trace, &model))
+        .cloned()
+        .unwrap_or_default();
     let question = c.and_then(|c| c.question(&trace)).cloned();
     let question_text = question
         .as_ref()
@@ -69,15 +77,27 @@ pub fn CellView(bundle: Arc<Bundle>, corpus: String, model: String, trace: Strin
                 .and_then(|r| r.nl_question.clone())
         })
         .unwrap_or_default();
-    let ranking = c.and_then(|c| c.rankings.iter().find(|r| r.trace_id == trace)).cloned();
+    let ranking = c
+        .and_then(|c| c.rankings.iter().find(|r| r.trace_id == trace))
+        .cloned();
     let label = c.and_then(|c| {
         c.failure_labels
             .iter()
             .find(|l| l.trace_id == trace && l.model == model)
             .cloned()
     });
-    let fm = c.and_then(|c| c.fm_labels.iter().find(|l| l.trace_id == trace && l.model == model).cloned());
-    let gate = c.and_then(|c| c.gate_rows.iter().find(|g| g.trace_id == trace && g.model == model).cloned());
+    let fm = c.and_then(|c| {
+        c.fm_labels
+            .iter()
+            .find(|l| l.trace_id == trace && l.model == model)
+            .cloned()
+    });
+    let gate = c.and_then(|c| {
+        c.gate_rows
+            .iter()
+            .find(|g| g.trace_id == trace && g.model == model)
+            .cloned()
+    });
     let matcher = TableMatcher::new(&body.namespaces).ok();
     let gold = matcher
         .as_ref()
@@ -87,7 +107,13 @@ pub fn CellView(bundle: Arc<Bundle>, corpus: String, model: String, trace: Strin
         .as_ref()
         .map(|q| (q.gt_sql.clone(), q.gt_results.clone()))
         .unwrap_or_default();
-    let gold_steps = steps(matcher.as_ref(), &gold_sql, &gold_results, &gold, ranking.as_ref());
+    let gold_steps = steps(
+        matcher.as_ref(),
+        &gold_sql,
+        &gold_results,
+        &gold,
+        ranking.as_ref(),
+    );
     let gold_title = match question.as_ref().and_then(|q| q.gt_from.clone()) {
         Some(a) => format!("Gold ({a})"),
         None => "Gold".to_owned(),
@@ -108,7 +134,9 @@ pub fn CellView(bundle: Arc<Bundle>, corpus: String, model: String, trace: Strin
     });
     let status = move || match detail.get() {
         None => Some("Loading the full trajectory…".to_owned()),
-        Some(Err(e)) if stripped => Some(format!("The full trajectory could not be loaded ({e}); long text is missing.")),
+        Some(Err(e)) if stripped => Some(format!(
+            "The full trajectory could not be loaded ({e}); long text is missing."
+        )),
         _ => None,
     };
     let key = format!("{model}/{trace}");
@@ -128,7 +156,13 @@ pub fn CellView(bundle: Arc<Bundle>, corpus: String, model: String, trace: Strin
     };
     let rest = move || {
         let cell = cell.get();
-        let cand_steps = steps(matcher.as_ref(), &cell.sqls, &cell.sql_results, &gold, ranking.as_ref());
+        let cand_steps = steps(
+            matcher.as_ref(),
+            &cell.sqls,
+            &cell.sql_results,
+            &gold,
+            ranking.as_ref(),
+        );
         view! {
             <div class="runs">
                 <RunColumn title=gold_title.clone() run="gold" steps=gold_steps.clone() />

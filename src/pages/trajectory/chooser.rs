@@ -25,9 +25,17 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
     let corpus = RwSignal::new(first);
     let models = Memo::new(move |_| {
         let c = corpus.get();
-        body.with_value(|b| b.body.corpus(&c).map(|c| c.models.clone()).unwrap_or_default())
+        body.with_value(|b| {
+            b.body
+                .corpus(&c)
+                .map(|c| c.models.clone())
+                .unwrap_or_default()
+        })
     });
-    let start_model = state.with_untracked(|s| s.cell_model.clone());
+    let start_model = state
+        .with_untracked(|s| s.cell_model.clone())
+        .filter(|m| models.with_untracked(|ms| ms.contains(m)))
+        .or_else(|| models.with_untracked(|ms| ms.first().cloned()));
     let model = RwSignal::new(start_model.unwrap_or_default());
     Effect::new(move |_| {
         let ms = models.get();
@@ -55,7 +63,9 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
                     (r.trace_id.clone(), text)
                 })
                 .filter(|(t, text)| {
-                    q.is_empty() || t.to_lowercase().contains(&q) || text.to_lowercase().contains(&q)
+                    q.is_empty()
+                        || t.to_lowercase().contains(&q)
+                        || text.to_lowercase().contains(&q)
                 })
                 .take(MAX_MATCHES)
                 .collect::<Vec<_>>()

@@ -15,7 +15,8 @@ fn list(v: &Option<Vec<String>>) -> String {
 }
 
 fn outcome(o: &Option<Outcome>) -> String {
-    o.as_ref().map_or_else(|| "—".into(), |o| o.as_str().to_owned())
+    o.as_ref()
+        .map_or_else(|| "—".into(), |o| o.as_str().to_owned())
 }
 
 fn tokens(u: &Option<Usage>) -> String {

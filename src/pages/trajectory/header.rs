@@ -74,7 +74,10 @@ pub fn Header(
 }
 
 fn vote_view(i: usize, v: Vote) -> impl IntoView {
-    let judge = v.judge.clone().unwrap_or_else(|| format!("judge {}", i + 1));
+    let judge = v
+        .judge
+        .clone()
+        .unwrap_or_else(|| format!("judge {}", i + 1));
     let verdict = v
         .verdict
         .clone()

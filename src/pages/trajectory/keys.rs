@@ -36,7 +36,10 @@ pub fn position(list: &[CellId], model: Option<&str>, trace: Option<&str>) -> Op
 
 /// True when the key went to a text field (inputs, text areas, selects, editable content).
 fn typing(ev: &web_sys::KeyboardEvent) -> bool {
-    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+    let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
         return false;
     };
     let tag = el.tag_name().to_ascii_uppercase();
@@ -56,8 +59,7 @@ pub fn NavBar(
     let state = UrlState::use_context();
     let (help, set_help) = signal(false);
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.default_prevented() || ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev)
-        {
+        if ev.default_prevented() || ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
             return;
         }
         match ev.key().as_str() {
@@ -81,7 +83,9 @@ pub fn NavBar(
     });
     let len = move || list.with(|l| l.len());
     let position_text = move || {
-        let at = pos.get().map_or_else(|| "–".to_owned(), |i| (i + 1).to_string());
+        let at = pos
+            .get()
+            .map_or_else(|| "–".to_owned(), |i| (i + 1).to_string());
         format!("{at} / {}", len())
     };
     let label = move || list_label(state.with(|s| s.from.clone()).as_deref());

@@ -27,13 +27,17 @@ pub fn relabel_slot() -> impl IntoView {
     view! { <div class="relabel-slot" data-testid="relabel-slot"></div> }
 }
 
-/// `(rule, verdict)` rows plus `n_queries` / repeated: computed from the candidate SQL with
-/// the bundle's rules config when it has one (`true`), else the label's recorded checks.
+/// The checks shown: `(rule, verdict)` rows, statement count, repeated statement, and
+/// whether they were computed here (`true`) or recorded with the label.
+type RuleRows = (Vec<(String, String)>, Option<u64>, Option<bool>, bool);
+
+/// The rule checks: computed from the candidate SQL with the bundle's rules config when it
+/// has one, else the label's recorded checks.
 pub fn rule_rows(
     rules: Option<&RulesConfig>,
     sqls: &[String],
     label: Option<&FailureLabel>,
-) -> Option<(Vec<(String, String)>, Option<u64>, Option<bool>, bool)> {
+) -> Option<RuleRows> {
     if let Some(compiled) = rules.and_then(|r| CompiledRules::new(r).ok()) {
         let c = compiled.checks(sqls);
         let rows = c
@@ -131,7 +135,11 @@ pub fn JevLabel(label: Option<FailureLabel>) -> impl IntoView {
     let bar_view = match probs {
         Some(rows) => bars(rows, chosen.clone()).into_any(),
         None => {
-            let only: Vec<(String, f64)> = chosen.clone().zip(l.sub_mode_confidence).into_iter().collect();
+            let only: Vec<(String, f64)> = chosen
+                .clone()
+                .zip(l.sub_mode_confidence)
+                .into_iter()
+                .collect();
             view! {
                 <p class="hint">"Only the chosen sub-mode's confidence is recorded (no per-sub-mode probabilities)."</p>
                 {bars(only, chosen.clone())}

@@ -22,7 +22,7 @@ use crate::state::UrlState;
 use cell_view::CellView;
 use chooser::Chooser;
 use keys::NavBar;
-pub use label::{RELABEL_SLOT_CLASS, relabel_slot};
+pub use label::{OpenCell, RELABEL_SLOT_CLASS, relabel_slot};
 use list::{ListKey, resolve_corpus, walk_list};
 
 /// The trajectory view of a loaded bundle.
@@ -42,14 +42,18 @@ pub fn TrajectoryView(
     });
     let list_key = Memo::new(move |_| {
         let corpus = corpus.get()?;
-        Some(state.with(|s| ListKey {
-            corpus,
-            gate_model: s.gate_model.clone().or_else(|| s.cell_model.clone()),
-            question: (s.from.as_deref() == Some("question"))
-                .then(|| s.trace.clone())
-                .flatten(),
-            from: s.from.clone(),
-            cdf_threshold: s.cdf_threshold,
+        Some(state.with(|s| {
+            ListKey {
+                corpus,
+                gate_model: (s.from.as_deref() == Some("gate"))
+                    .then(|| s.gate_model.clone().or_else(|| s.cell_model.clone()))
+                    .flatten(),
+                question: (s.from.as_deref() == Some("question"))
+                    .then(|| s.trace.clone())
+                    .flatten(),
+                from: s.from.clone(),
+                cdf_threshold: s.cdf_threshold,
+            }
         }))
     });
     let list = Memo::new(move |_| {

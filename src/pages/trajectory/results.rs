@@ -11,7 +11,8 @@ use super::sql::{SqlCode, TableMarks};
 #[component]
 pub fn ResultBlock(result: Option<ResultView>) -> impl IntoView {
     match result {
-        None => view! { <p class="result-none hint" data-result="none">"No result recorded."</p> }.into_any(),
+        None => view! { <p class="result-none hint" data-result="none">"No result recorded."</p> }
+            .into_any(),
         Some(ResultView::Empty) => view! {
             <p class="result-empty" data-result="empty">"(empty result)"</p>
         }

@@ -27,7 +27,10 @@ pub fn UsageSection(
         .map_or_else(|| "unknown".to_owned(), |s| format!("{s:.2} s"));
     let missing = usage.calls_missing_usage.filter(|n| *n > 0);
     let chart = Signal::derive({
-        let turns: Vec<TurnTokens> = per_turn.iter().map(|t| TurnTokens::from_per_turn(*t)).collect();
+        let turns: Vec<TurnTokens> = per_turn
+            .iter()
+            .map(|t| TurnTokens::from_per_turn(*t))
+            .collect();
         move || {
             AnyChart::TurnTokens(TurnTokensChart {
                 title: "Tokens per model call".into(),
@@ -36,7 +39,9 @@ pub fn UsageSection(
             })
         }
     });
-    let caption_text = caption(&format!("trajectory {key} · input = prompt + cache; output includes reasoning"));
+    let caption_text = caption(&format!(
+        "trajectory {key} · input = prompt + cache; output includes reasoning"
+    ));
     let has_chart = !per_turn.is_empty();
     let base = format!("turn-tokens-{}", key.replace(['/', ' '], "-"));
     view! {
