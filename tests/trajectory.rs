@@ -515,3 +515,44 @@ async fn question_list_walks_models_and_unknown_cells_say_so() {
     );
     assert!(host.query_selector("img").unwrap().is_none());
 }
+
+#[wasm_bindgen_test]
+async fn audit_and_gate_lists() {
+    // Every label has correct_despite_fail 0.1: at ct = 0.05 all three are in the audit
+    // queue, ties ordered by model then trace: m1/q1, m1/q2, m2/q2.
+    let (host, url) = mount(ViewState {
+        cdf_threshold: 0.05,
+        ..open("m1", "q1", Some("audit"))
+    });
+    leptos::task::tick().await;
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-position']"),
+        ["1 / 3"]
+    );
+    let next: web_sys::HtmlElement = host
+        .query_selector("[data-testid='trajectory-next']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    next.click();
+    leptos::task::tick().await;
+    assert_eq!(
+        url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
+        (Some("m1".into()), Some("q2".into()))
+    );
+    // At the default ct = 0.65 the queue is empty: the cell is not in it.
+    let (host, _) = mount(open("m1", "q1", Some("audit")));
+    leptos::task::tick().await;
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-position']"),
+        ["– / 0"]
+    );
+    // Only m1/q1 fired the gate.
+    let (host, _) = mount(open("m1", "q1", Some("gate")));
+    leptos::task::tick().await;
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-position']"),
+        ["1 / 1"]
+    );
+    assert_eq!(texts(&host, "[data-arm='gated'] td")[1], "pass");
+}
