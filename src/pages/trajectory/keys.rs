@@ -59,7 +59,7 @@ pub fn NavBar(
     let state = UrlState::use_context();
     let (help, set_help) = signal(false);
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.default_prevented() || ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
             return;
         }
         match ev.key().as_str() {
