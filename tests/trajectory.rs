@@ -9,7 +9,7 @@ use runlens_core::bundle::{
     Bundle, BundleBody, Cell, Checks, Corpus, FailureLabel, FmLabel, GateRow, Outcome, Provenance,
     Question, RankingRow, ResultRow, ResultScore, Usage, Vote,
 };
-use runlens_web::pages::TrajectoryView;
+use runlens_web::pages::{RankingView, TrajectoryView};
 use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -555,4 +555,49 @@ async fn audit_and_gate_lists() {
         ["1 / 1"]
     );
     assert_eq!(texts(&host, "[data-arm='gated'] td")[1], "pass");
+}
+
+#[wasm_bindgen_test]
+async fn the_ranking_question_panel_opens_each_models_trajectory() {
+    let doc = document();
+    let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let url = UrlState::detached(ViewState {
+        tab: Tab::Ranking,
+        question: Some("q1".into()),
+        ..ViewState::default()
+    });
+    let b = Arc::new(bundle());
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(url);
+        view! { <RankingView bundle=b.clone() /> }
+    }));
+    leptos::task::tick().await;
+    assert_eq!(
+        texts(&host, "[data-testid='question-cells'] button"),
+        ["m1: fail", "m2: pass"]
+    );
+    let second: web_sys::HtmlElement = host
+        .query_selector("[data-testid='question-cells'] button[data-model='m2']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    second.click();
+    leptos::task::tick().await;
+    assert_eq!(
+        url.with_untracked(|s| (
+            s.tab,
+            s.corpus.clone(),
+            s.cell_model.clone(),
+            s.trace.clone(),
+            s.from.clone()
+        )),
+        (
+            Tab::Trajectory,
+            Some("dev".into()),
+            Some("m2".into()),
+            Some("q1".into()),
+            Some("question".into())
+        )
+    );
 }

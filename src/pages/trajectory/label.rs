@@ -172,7 +172,10 @@ pub fn FmLabelView(label: Option<FmLabel>) -> impl IntoView {
         <section class="fm-label" data-testid="fm-label">
             <h4>"FM1–FM5 label"</h4>
             {match label {
-                Some(f) => view! { <p><strong>{f.fm}</strong> " — " {f.reason.unwrap_or_default()}</p> }.into_any(),
+                Some(f) => {
+                    let reason = f.reason.filter(|r| !r.is_empty());
+                    view! { <p><strong>{f.fm}</strong>{reason.map(|r| format!(" — {r}"))}</p> }.into_any()
+                }
                 None => view! { <p class="hint">"No FM label for this cell."</p> }.into_any(),
             }}
         </section>
