@@ -9,8 +9,8 @@ use plotters_svg::SVGBackend;
 use crate::text::truncate_chars;
 use crate::{
     BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, KStarChart, KStarLayout,
-    ProbabilityChart, ProbabilityLayout, draw_ci_bars, draw_curves, draw_k_star_histogram,
-    draw_probability_bars,
+    ProbabilityChart, ProbabilityLayout, TurnTokensChart, TurnTokensLayout, draw_ci_bars,
+    draw_curves, draw_k_star_histogram, draw_probability_bars, draw_turn_tokens,
 };
 
 /// Any chart the dashboard draws.
@@ -24,6 +24,8 @@ pub enum AnyChart {
     Probability(ProbabilityChart),
     /// The k* histogram.
     KStar(KStarChart),
+    /// Tokens per model call of one trajectory.
+    TurnTokens(TurnTokensChart),
 }
 
 impl AnyChart {
@@ -38,6 +40,7 @@ impl AnyChart {
             AnyChart::CiBars(c) => c.theme,
             AnyChart::Probability(c) => c.theme,
             AnyChart::KStar(c) => c.theme,
+            AnyChart::TurnTokens(c) => c.theme,
         }
     }
 }
@@ -53,6 +56,8 @@ pub enum AnyLayout {
     Probability(ProbabilityLayout),
     /// From [`draw_k_star_histogram`].
     KStar(KStarLayout),
+    /// From [`draw_turn_tokens`].
+    TurnTokens(TurnTokensLayout),
 }
 
 /// Height in pixels of the caption band under the plot.
@@ -87,6 +92,7 @@ pub fn draw_any<DB: DrawingBackend>(
         AnyChart::CiBars(c) => AnyLayout::CiBars(draw_ci_bars(&plot, c)?),
         AnyChart::Probability(c) => AnyLayout::Probability(draw_probability_bars(&plot, c)?),
         AnyChart::KStar(c) => AnyLayout::KStar(draw_k_star_histogram(&plot, c)?),
+        AnyChart::TurnTokens(c) => AnyLayout::TurnTokens(draw_turn_tokens(&plot, c)?),
     })
 }
 

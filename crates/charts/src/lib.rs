@@ -12,6 +12,7 @@ mod k_star;
 mod probability;
 mod text;
 mod theme;
+mod turn_tokens;
 
 pub use any::{AnyChart, AnyLayout, CAPTION_HEIGHT, SvgError, draw_any, render_svg};
 pub use ci_bars::{BarLayout, CiBar, CiBarChart, draw_ci_bars};
@@ -23,6 +24,9 @@ pub use probability::{
 };
 pub use text::{format_threshold, truncate_chars};
 pub use theme::{Palette, Theme};
+pub use turn_tokens::{
+    INPUT_COLOUR, OUTPUT_COLOUR, TurnTokens, TurnTokensChart, TurnTokensLayout, draw_turn_tokens,
+};
 
 /// The error type of every drawing function: plotters' drawing-area error for backend `DB`.
 pub type ChartError<DB> =
