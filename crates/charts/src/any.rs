@@ -8,9 +8,9 @@ use plotters_svg::SVGBackend;
 
 use crate::text::truncate_chars;
 use crate::{
-    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, KStarChart, KStarLayout,
-    ProbabilityChart, ProbabilityLayout, draw_ci_bars, draw_curves, draw_k_star_histogram,
-    draw_probability_bars,
+    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, ForestChart, ForestLayout,
+    KStarChart, KStarLayout, ProbabilityChart, ProbabilityLayout, draw_ci_bars, draw_curves,
+    draw_forest, draw_k_star_histogram, draw_probability_bars,
 };
 
 /// Any chart the dashboard draws.
@@ -24,6 +24,8 @@ pub enum AnyChart {
     Probability(ProbabilityChart),
     /// The k* histogram.
     KStar(KStarChart),
+    /// Estimates with intervals around zero.
+    Forest(ForestChart),
 }
 
 impl AnyChart {
@@ -38,6 +40,7 @@ impl AnyChart {
             AnyChart::CiBars(c) => c.theme,
             AnyChart::Probability(c) => c.theme,
             AnyChart::KStar(c) => c.theme,
+            AnyChart::Forest(c) => c.theme,
         }
     }
 }
@@ -53,6 +56,8 @@ pub enum AnyLayout {
     Probability(ProbabilityLayout),
     /// From [`draw_k_star_histogram`].
     KStar(KStarLayout),
+    /// From [`draw_forest`].
+    Forest(ForestLayout),
 }
 
 /// Height in pixels of the caption band under the plot.
@@ -87,6 +92,7 @@ pub fn draw_any<DB: DrawingBackend>(
         AnyChart::CiBars(c) => AnyLayout::CiBars(draw_ci_bars(&plot, c)?),
         AnyChart::Probability(c) => AnyLayout::Probability(draw_probability_bars(&plot, c)?),
         AnyChart::KStar(c) => AnyLayout::KStar(draw_k_star_histogram(&plot, c)?),
+        AnyChart::Forest(c) => AnyLayout::Forest(draw_forest(&plot, c)?),
     })
 }
 
