@@ -9,10 +9,12 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::bundle::{Bundle, BundleBody, Corpus, GateRow, Outcome, Provenance};
+use runlens_core::metrics::gate::gate_group;
 use runlens_web::data::decode_bundle;
 use runlens_web::pages::GateView;
 use runlens_web::state::{UrlState, ViewState};
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -118,6 +120,33 @@ async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
     // Pooled: 6 cells, 4 fired, net (4 − 2) / 6.
     assert_eq!(metric(h, "gate:(all):fired"), 4.0);
     assert_eq!(metric(h, "gate:(all):net"), 4.0 / 6.0 - 2.0 / 6.0);
+    // Intervals arrive after first paint, with the CLI's 10,000 resamples and seed 42.
+    let root = h
+        .query_selector("[data-testid='gate-view']")
+        .unwrap()
+        .unwrap();
+    for _ in 0..200 {
+        if root.get_attribute("data-ci-ready").as_deref() == Some("true") {
+            break;
+        }
+        sleep(10).await;
+    }
+    assert_eq!(root.get_attribute("data-ci-ready").as_deref(), Some("true"));
+    let b = bundle();
+    let rows: Vec<&GateRow> = b.body.corpora[0]
+        .gate_rows
+        .iter()
+        .filter(|r| r.model == "m-a")
+        .collect();
+    let ci = gate_group("m-a", &rows, 10_000, 42).net_ci.unwrap();
+    let row_text = h
+        .query_selector("tr[data-model='m-a']")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    let shown = format!("[{:.4}, {:.4}]", ci.lo, ci.hi);
+    assert!(row_text.contains(&shown), "{row_text} lacks {shown}");
     // Clicking m-a sets gmodel and lists exactly its fired cells, in file order.
     h.query_selector("tr[data-model='m-a'] [data-testid='gate-model']")
         .unwrap()
@@ -209,4 +238,13 @@ async fn the_sample_equals_the_cli_json() {
             }
         }
     }
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(promise).await;
 }
