@@ -397,7 +397,10 @@ async fn platform_digest_checks_the_content_hash_like_the_core() {
     assert_eq!(verify_bundle_fast("good.json", &good).await, Ok(()));
     let mut bad = good.clone();
     bad.body.corpora[0].name.push('!');
-    let err = verify_bundle_fast("bad.json", &bad).await.unwrap_err().to_string();
+    let err = verify_bundle_fast("bad.json", &bad)
+        .await
+        .unwrap_err()
+        .to_string();
     let computed = bad.body.content_hash();
     assert_eq!(
         err,

@@ -8,9 +8,10 @@ use plotters_svg::SVGBackend;
 
 use crate::text::truncate_chars;
 use crate::{
-    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, KStarChart, KStarLayout,
-    ProbabilityChart, ProbabilityLayout, TurnTokensChart, TurnTokensLayout, draw_ci_bars,
-    draw_curves, draw_k_star_histogram, draw_probability_bars, draw_turn_tokens,
+    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, ForestChart, ForestLayout,
+    KStarChart, KStarLayout, ProbabilityChart, ProbabilityLayout, TurnTokensChart,
+    TurnTokensLayout, draw_ci_bars, draw_curves, draw_forest, draw_k_star_histogram,
+    draw_probability_bars, draw_turn_tokens,
 };
 
 /// Any chart the dashboard draws.
@@ -26,6 +27,8 @@ pub enum AnyChart {
     KStar(KStarChart),
     /// Tokens per model call of one trajectory.
     TurnTokens(TurnTokensChart),
+    /// Estimates with intervals around zero.
+    Forest(ForestChart),
 }
 
 impl AnyChart {
@@ -41,6 +44,7 @@ impl AnyChart {
             AnyChart::Probability(c) => c.theme,
             AnyChart::KStar(c) => c.theme,
             AnyChart::TurnTokens(c) => c.theme,
+            AnyChart::Forest(c) => c.theme,
         }
     }
 }
@@ -58,6 +62,8 @@ pub enum AnyLayout {
     KStar(KStarLayout),
     /// From [`draw_turn_tokens`].
     TurnTokens(TurnTokensLayout),
+    /// From [`draw_forest`].
+    Forest(ForestLayout),
 }
 
 /// Height in pixels of the caption band under the plot.
@@ -93,6 +99,7 @@ pub fn draw_any<DB: DrawingBackend>(
         AnyChart::Probability(c) => AnyLayout::Probability(draw_probability_bars(&plot, c)?),
         AnyChart::KStar(c) => AnyLayout::KStar(draw_k_star_histogram(&plot, c)?),
         AnyChart::TurnTokens(c) => AnyLayout::TurnTokens(draw_turn_tokens(&plot, c)?),
+        AnyChart::Forest(c) => AnyLayout::Forest(draw_forest(&plot, c)?),
     })
 }
 

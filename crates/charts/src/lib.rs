@@ -8,6 +8,7 @@
 mod any;
 mod ci_bars;
 mod curves;
+mod forest;
 mod k_star;
 mod probability;
 mod text;
@@ -17,6 +18,7 @@ mod turn_tokens;
 pub use any::{AnyChart, AnyLayout, CAPTION_HEIGHT, SvgError, draw_any, render_svg};
 pub use ci_bars::{BarLayout, CiBar, CiBarChart, draw_ci_bars};
 pub use curves::{CurveChart, CurveLayout, Marker, Series, draw_curves};
+pub use forest::{DOT_RADIUS, ForestChart, ForestLayout, ForestRow, draw_forest};
 pub use k_star::{KStarChart, KStarLayout, NOT_FOUND_LABEL, draw_k_star_histogram};
 pub use probability::{
     GOLD_MARK, ProbabilityBar, ProbabilityChart, ProbabilityLayout, TITLE_CHARS,
