@@ -8,9 +8,10 @@ use plotters_svg::SVGBackend;
 
 use crate::text::truncate_chars;
 use crate::{
-    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, KStarChart, KStarLayout,
-    ProbabilityChart, ProbabilityLayout, draw_ci_bars, draw_curves, draw_k_star_histogram,
-    draw_probability_bars,
+    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, HBarChart, HeatmapChart,
+    HistogramChart, HitLayout, KStarChart, KStarLayout, ProbabilityChart, ProbabilityLayout,
+    StackedChart, draw_ci_bars, draw_curves, draw_hbars, draw_heatmap, draw_histogram,
+    draw_k_star_histogram, draw_probability_bars, draw_stacked,
 };
 
 /// Any chart the dashboard draws.
@@ -24,6 +25,14 @@ pub enum AnyChart {
     Probability(ProbabilityChart),
     /// The k* histogram.
     KStar(KStarChart),
+    /// Coloured count bars (failure sub-modes, families).
+    HBars(HBarChart),
+    /// Row-normalised stacked bars (family profile per model).
+    Stacked(StackedChart),
+    /// Percent heatmap (FM1–FM5 per model).
+    Heatmap(HeatmapChart),
+    /// Probability histogram with a threshold line.
+    Histogram(HistogramChart),
 }
 
 impl AnyChart {
@@ -38,6 +47,10 @@ impl AnyChart {
             AnyChart::CiBars(c) => c.theme,
             AnyChart::Probability(c) => c.theme,
             AnyChart::KStar(c) => c.theme,
+            AnyChart::HBars(c) => c.theme,
+            AnyChart::Stacked(c) => c.theme,
+            AnyChart::Heatmap(c) => c.theme,
+            AnyChart::Histogram(c) => c.theme,
         }
     }
 }
@@ -53,6 +66,9 @@ pub enum AnyLayout {
     Probability(ProbabilityLayout),
     /// From [`draw_k_star_histogram`].
     KStar(KStarLayout),
+    /// Hit boxes of bars / cells from [`draw_hbars`], [`draw_stacked`], [`draw_heatmap`]
+    /// and [`draw_histogram`].
+    Hits(HitLayout),
 }
 
 /// Height in pixels of the caption band under the plot.
@@ -87,6 +103,10 @@ pub fn draw_any<DB: DrawingBackend>(
         AnyChart::CiBars(c) => AnyLayout::CiBars(draw_ci_bars(&plot, c)?),
         AnyChart::Probability(c) => AnyLayout::Probability(draw_probability_bars(&plot, c)?),
         AnyChart::KStar(c) => AnyLayout::KStar(draw_k_star_histogram(&plot, c)?),
+        AnyChart::HBars(c) => AnyLayout::Hits(draw_hbars(&plot, c)?),
+        AnyChart::Stacked(c) => AnyLayout::Hits(draw_stacked(&plot, c)?),
+        AnyChart::Heatmap(c) => AnyLayout::Hits(draw_heatmap(&plot, c)?),
+        AnyChart::Histogram(c) => AnyLayout::Hits(draw_histogram(&plot, c)?),
     })
 }
 
