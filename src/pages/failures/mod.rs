@@ -133,19 +133,19 @@ pub fn FailuresView(
     let cap = Signal::derive(move || format!("{prefix}{}", settings.get()));
     let sub_modes =
         Signal::derive(move || summary.with(|s| charts::sub_mode_chart(s, chart_theme())));
-    let families = Signal::derive(move || summary.with(|s| charts::family_chart(s, chart_theme())));
-    let profile = Signal::derive(move || summary.with(|s| charts::profile_chart(s, chart_theme())));
+    let families = Memo::new(move |_| summary.with(|s| charts::family_chart(s, chart_theme())));
+    let profile = Memo::new(move |_| summary.with(|s| charts::profile_chart(s, chart_theme())));
     let fm = Memo::new(move |_| summary.with(|s| !s.fm.is_empty()));
-    let fm_chart = Signal::derive(move || {
+    let fm_chart = Memo::new(move |_| {
         let theme = chart_theme();
         // Without FM labels the chart is hidden; the fallback is never drawn.
         summary
             .with(|s| charts::fm_chart(s, theme).unwrap_or_else(|| charts::family_chart(s, theme)))
     });
-    let cdf = Signal::derive(move || {
+    let cdf = Memo::new(move |_| {
         summary.with(|s| charts::cdf_chart(s, ct.get(), above.get(), chart_theme()))
     });
-    let hint = Signal::derive(move || summary.with(|s| charts::hint_chart(s, chart_theme())));
+    let hint = Memo::new(move |_| summary.with(|s| charts::hint_chart(s, chart_theme())));
     let bars_h = |n: usize, per: u32, extra: u32| (extra + per * n as u32).max(300);
     let sub_h = Signal::derive(move || {
         summary.with(|s| {
@@ -195,14 +195,14 @@ pub fn FailuresView(
                 </div>
             </dl>
             <div class="failure-charts">
-                <FilterChart id="fail-sub-modes" heading="Sub-modes" data=sub_modes height=sub_h caption=cap />
-                <FilterChart id="fail-families" heading="Families" data=families height=fam_h caption=cap />
-                <FilterChart id="fail-profile" heading="Family profile per model" data=profile height=prof_h caption=cap />
+                <FilterChart id="fail-sub-modes" heading="Sub-modes" data=Signal::from(sub_modes) height=sub_h caption=cap />
+                <FilterChart id="fail-families" heading="Families" data=Signal::from(families) height=fam_h caption=cap />
+                <FilterChart id="fail-profile" heading="Family profile per model" data=Signal::from(profile) height=prof_h caption=cap />
                 <Show when=move || fm.get()>
-                    <FilterChart id="fail-fm" heading="FM1–FM5 per model (07 labels)" data=fm_chart height=fm_h caption=cap />
+                    <FilterChart id="fail-fm" heading="FM1–FM5 per model (07 labels)" data=Signal::from(fm_chart) height=fm_h caption=cap />
                 </Show>
-                <FilterChart id="fail-cdf" heading="Correct despite fail?" data=cdf height=360 caption=cap />
-                <FilterChart id="fail-hint" heading="Would a schema hint help?" data=hint height=360 caption=cap />
+                <FilterChart id="fail-cdf" heading="Correct despite fail?" data=Signal::from(cdf) height=360 caption=cap />
+                <FilterChart id="fail-hint" heading="Would a schema hint help?" data=Signal::from(hint) height=360 caption=cap />
             </div>
             <RuleBlameTable blame=Signal::derive(move || summary.with(|s| s.blame.clone())) caption=cap />
             <VerdictTable verdicts=Signal::derive(move || summary.with(|s| s.verdicts.clone())) caption=cap />
