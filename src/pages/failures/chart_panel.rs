@@ -20,6 +20,7 @@ pub fn FilterChart(
     /// Heading above the chart.
     heading: &'static str,
     /// The chart and its items.
+    #[prop(into)]
     data: Signal<(AnyChart, Vec<ChartItem>)>,
     /// Canvas height.
     #[prop(into)]

@@ -195,14 +195,14 @@ pub fn FailuresView(
                 </div>
             </dl>
             <div class="failure-charts">
-                <FilterChart id="fail-sub-modes" heading="Sub-modes" data=Signal::from(sub_modes) height=sub_h caption=cap />
-                <FilterChart id="fail-families" heading="Families" data=Signal::from(families) height=fam_h caption=cap />
-                <FilterChart id="fail-profile" heading="Family profile per model" data=Signal::from(profile) height=prof_h caption=cap />
+                <FilterChart id="fail-sub-modes" heading="Sub-modes" data=sub_modes height=sub_h caption=cap />
+                <FilterChart id="fail-families" heading="Families" data=families height=fam_h caption=cap />
+                <FilterChart id="fail-profile" heading="Family profile per model" data=profile height=prof_h caption=cap />
                 <Show when=move || fm.get()>
-                    <FilterChart id="fail-fm" heading="FM1–FM5 per model (07 labels)" data=Signal::from(fm_chart) height=fm_h caption=cap />
+                    <FilterChart id="fail-fm" heading="FM1–FM5 per model (07 labels)" data=fm_chart height=fm_h caption=cap />
                 </Show>
-                <FilterChart id="fail-cdf" heading="Correct despite fail?" data=Signal::from(cdf) height=360 caption=cap />
-                <FilterChart id="fail-hint" heading="Would a schema hint help?" data=Signal::from(hint) height=360 caption=cap />
+                <FilterChart id="fail-cdf" heading="Correct despite fail?" data=cdf height=360 caption=cap />
+                <FilterChart id="fail-hint" heading="Would a schema hint help?" data=hint height=360 caption=cap />
             </div>
             <RuleBlameTable blame=Signal::derive(move || summary.with(|s| s.blame.clone())) caption=cap />
             <VerdictTable verdicts=Signal::derive(move || summary.with(|s| s.verdicts.clone())) caption=cap />
