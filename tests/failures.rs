@@ -360,8 +360,9 @@ async fn the_list_is_virtualised() {
     leptos::task::tick().await;
     assert_eq!(metric(&host, "failures:listed"), Some(5000.0));
     let (s, e) = window(0, 5000);
-    assert_eq!(list_traces(&host).len(), e - s);
-    assert!(e - s < 30);
+    // 14 visible + 1 partial + 8 below.
+    assert_eq!((s, e), (0, 23));
+    assert_eq!(list_traces(&host).len(), 23);
     let scroller: web_sys::HtmlElement = host
         .query_selector("[data-testid='failure-scroll']")
         .unwrap()
@@ -376,7 +377,11 @@ async fn the_list_is_virtualised() {
     // Row 1000 is visible, with 8 rows of margin above: the first rendered is t992.
     assert_eq!(traces.first().map(String::as_str), Some("m/t992"));
     assert!(traces.contains(&"m/t1000".to_owned()));
-    assert!(traces.len() < 30);
+    // 8 above + 476 / 34 = 14 visible + 1 partial + 8 below = 31 of 5,000.
+    assert_eq!(traces.len(), 31);
+    assert_eq!(traces.last().map(String::as_str), Some("m/t1022"));
+    // The spacers keep the full scroll height: 5,000 rows × 34 px.
+    assert_eq!(scroller.scroll_height(), (5000 * ROW_HEIGHT) as i32);
 }
 
 const SAMPLE: &[u8] = include_bytes!(concat!(
