@@ -64,7 +64,8 @@ test('counts equal the CLI; a bar click filters the list; a failure opens', asyn
   const trace = await first.getAttribute('data-trace');
   const model = await first.getAttribute('data-model');
   await first.locator('button.open').click();
-  await page.getByTestId('trajectory-view').waitFor({ timeout: 30000 });
+  // Attached, not visible: the trajectory view may still be an empty placeholder.
+  await page.getByTestId('trajectory-view').waitFor({ state: 'attached', timeout: 30000 });
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('tab'), 'trajectory');
   assert.equal(url.searchParams.get('from'), 'failures');

@@ -83,8 +83,11 @@ pub fn FilterChart(
             <div class="chart-wrap" on:click=on_click>
                 <ChartCanvas id=id chart=chart height=height caption=caption on_layout=on_layout />
             </div>
-            <ExportButtons base_name=id.to_owned() canvas_id=id chart=chart caption=caption csv=csv
-                svg_size=(720, height.get_untracked()) />
+            // Re-created when the height changes, so the SVG export has the canvas's size.
+            {move || {
+                let h = height.get();
+                view! { <ExportButtons base_name=id.to_owned() canvas_id=id chart=chart caption=caption csv=csv svg_size=(720, h) /> }
+            }}
             <ul class="chart-items" data-testid=format!("{id}-items")>
                 <For each=move || items.get() key=|i| (i.filter.clone(), i.label.clone(), i.value.to_bits())
                     let:item>
