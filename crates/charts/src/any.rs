@@ -9,9 +9,10 @@ use plotters_svg::SVGBackend;
 use crate::text::truncate_chars;
 use crate::{
     BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, ForestChart, ForestLayout,
-    KStarChart, KStarLayout, ProbabilityChart, ProbabilityLayout, TurnTokensChart,
-    TurnTokensLayout, draw_ci_bars, draw_curves, draw_forest, draw_k_star_histogram,
-    draw_probability_bars, draw_turn_tokens,
+    HBarChart, HeatmapChart, HistogramChart, HitLayout, KStarChart, KStarLayout, ProbabilityChart,
+    ProbabilityLayout, StackedChart, TurnTokensChart, TurnTokensLayout, draw_ci_bars, draw_curves,
+    draw_forest, draw_hbars, draw_heatmap, draw_histogram, draw_k_star_histogram,
+    draw_probability_bars, draw_stacked, draw_turn_tokens,
 };
 
 /// Any chart the dashboard draws.
@@ -29,6 +30,14 @@ pub enum AnyChart {
     TurnTokens(TurnTokensChart),
     /// Estimates with intervals around zero.
     Forest(ForestChart),
+    /// Coloured count bars (failure sub-modes, families).
+    HBars(HBarChart),
+    /// Row-normalised stacked bars (family profile per model).
+    Stacked(StackedChart),
+    /// Percent heatmap (FM1–FM5 per model).
+    Heatmap(HeatmapChart),
+    /// Probability histogram with a threshold line.
+    Histogram(HistogramChart),
 }
 
 impl AnyChart {
@@ -45,6 +54,10 @@ impl AnyChart {
             AnyChart::KStar(c) => c.theme,
             AnyChart::TurnTokens(c) => c.theme,
             AnyChart::Forest(c) => c.theme,
+            AnyChart::HBars(c) => c.theme,
+            AnyChart::Stacked(c) => c.theme,
+            AnyChart::Heatmap(c) => c.theme,
+            AnyChart::Histogram(c) => c.theme,
         }
     }
 }
@@ -64,6 +77,9 @@ pub enum AnyLayout {
     TurnTokens(TurnTokensLayout),
     /// From [`draw_forest`].
     Forest(ForestLayout),
+    /// Hit boxes of bars / cells from [`draw_hbars`], [`draw_stacked`], [`draw_heatmap`]
+    /// and [`draw_histogram`].
+    Hits(HitLayout),
 }
 
 /// Height in pixels of the caption band under the plot.
@@ -100,6 +116,10 @@ pub fn draw_any<DB: DrawingBackend>(
         AnyChart::KStar(c) => AnyLayout::KStar(draw_k_star_histogram(&plot, c)?),
         AnyChart::TurnTokens(c) => AnyLayout::TurnTokens(draw_turn_tokens(&plot, c)?),
         AnyChart::Forest(c) => AnyLayout::Forest(draw_forest(&plot, c)?),
+        AnyChart::HBars(c) => AnyLayout::Hits(draw_hbars(&plot, c)?),
+        AnyChart::Stacked(c) => AnyLayout::Hits(draw_stacked(&plot, c)?),
+        AnyChart::Heatmap(c) => AnyLayout::Hits(draw_heatmap(&plot, c)?),
+        AnyChart::Histogram(c) => AnyLayout::Hits(draw_histogram(&plot, c)?),
     })
 }
 
