@@ -1,6 +1,8 @@
 // trunk post-build hook: adds a Content-Security-Policy <meta> to the staged index.html that
 // forbids every inline script except trunk's own loader, pinned by its SHA-256 hash.
 // Bundle text can therefore never run as script, even if it ever reached the DOM as HTML.
+// It also writes loader-worker.js: the loader Web Worker runs the app's own module (same
+// hashed .js/.wasm as the page, so the browser downloads it once) and starts the loader.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -9,6 +11,16 @@ const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) { console.error('csp.mjs: TRUNK_STAGING_DIR is not set (run it as a trunk hook)'); process.exit(1); }
 const file = path.join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
+const moduleJs = html.match(/import init, \* as bindings from '([^']+\.js)'/);
+const moduleWasm = html.match(/module_or_path: '([^']+\.wasm)'/);
+if (!moduleJs || !moduleWasm) { console.error("csp.mjs: trunk's loader script was not found in index.html"); process.exit(1); }
+writeFileSync(path.join(dir, 'loader-worker.js'), [
+  '// Written by scripts/csp.mjs: the loader Web Worker runs the dashboard\'s own module.',
+  `import init, { start_loader_worker } from '${moduleJs[1]}';`,
+  `await init({ module_or_path: '${moduleWasm[1]}' });`,
+  'start_loader_worker();',
+  '',
+].join('\n'));
 const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)]
   .map((m) => `'sha256-${createHash('sha256').update(m[1], 'utf8').digest('base64')}'`);
 const policy = [
@@ -20,7 +32,7 @@ const policy = [
   "img-src 'self' data: blob:",
   // bundles (?bundle=URL) and a Jev proxy (?jev=URL) may live on other hosts
   "connect-src 'self' http: https:",
-  // the loader worker (dist/runlens-worker_loader.js) is a same-origin script file
+  // the loader worker (dist/loader-worker.js) is a same-origin module script
   "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",
@@ -29,4 +41,4 @@ const policy = [
 if (html.includes('http-equiv="Content-Security-Policy"')) { console.error('csp.mjs: index.html already has a CSP'); process.exit(1); }
 html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
 writeFileSync(file, html);
-console.log(`csp.mjs: ${hashes.length} inline script(s) pinned`);
+console.log(`csp.mjs: ${hashes.length} inline script(s) pinned; loader-worker.js loads ${moduleJs[1]}`);

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use runlens_core::bundle::{Bundle, BundleError, Cell};
+use runlens_core::bundle::{Bundle, BundleError, Cell, Warning};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 use wasm_bindgen::JsCast;
@@ -36,15 +36,36 @@ pub enum LoadError {
         message: String,
     },
     /// Harness files could not be imported (core's message names file, line, field and
-    /// what was expected).
-    #[error("{0}")]
-    Import(String),
+    /// what was expected); `warnings` are the problems met before the error.
+    #[error("{message}")]
+    Import {
+        /// The error, in plain words.
+        message: String,
+        /// Import warnings found before the error, in import order.
+        warnings: Vec<Warning>,
+    },
     /// The loader itself failed (worker stopped, malformed message).
     #[error("{0}")]
     Loader(String),
 }
 
 impl LoadError {
+    /// An import error without warnings.
+    pub fn import(message: impl Into<String>) -> Self {
+        LoadError::Import {
+            message: message.into(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The import warnings that came with the error (none for other errors).
+    pub fn warnings(&self) -> &[Warning] {
+        match self {
+            LoadError::Import { warnings, .. } => warnings,
+            _ => &[],
+        }
+    }
+
     fn invalid(source_name: &str, err: &BundleError) -> Self {
         LoadError::Invalid {
             source_name: source_name.to_owned(),

@@ -1,4 +1,17 @@
-//! Entry point of the dashboard: install the panic hooks and mount the app.
+//! Entry point of the dashboard. The same module also runs the loader Web Worker: in a
+//! worker (no `window`) `main` does nothing and `loader-worker.js` calls
+//! [`start_loader_worker`] instead, so the page and the worker share one download.
+use wasm_bindgen::prelude::wasm_bindgen;
+
 fn main() {
-    runlens_web::start();
+    if web_sys::window().is_some() {
+        runlens_web::start();
+    }
+}
+
+/// Called by `loader-worker.js` (written by `scripts/csp.mjs`) once the module is loaded
+/// inside the loader worker.
+#[wasm_bindgen]
+pub fn start_loader_worker() {
+    runlens_web::loader::worker::start();
 }

@@ -386,3 +386,27 @@ async fn a_bundle_file_is_decoded_and_two_bundles_are_refused() {
     let t = wait_for(&host, "open one bundle at a time").await;
     assert!(t.contains("2 files were opened, 2 of them bundles"), "{t}");
 }
+
+/// The worker's content-hash check with the browser's SHA-256 agrees with the core's: the
+/// bundle as built passes, one changed byte of the body fails with both hashes named.
+#[wasm_bindgen_test]
+async fn platform_digest_checks_the_content_hash_like_the_core() {
+    use runlens_web::loader::digest::verify_bundle_fast;
+    let good = bundle();
+    assert!(good.verify_content_hash().is_ok());
+    assert_eq!(verify_bundle_fast("good.json", &good).await, Ok(()));
+    let mut bad = good.clone();
+    bad.body.corpora[0].name.push('!');
+    let err = verify_bundle_fast("bad.json", &bad)
+        .await
+        .unwrap_err()
+        .to_string();
+    let computed = bad.body.content_hash();
+    assert_eq!(
+        err,
+        format!(
+            "bad.json: bundle: content_hash {} does not match the body (computed {computed})",
+            good.content_hash
+        )
+    );
+}

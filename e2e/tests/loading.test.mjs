@@ -84,10 +84,14 @@ test('broken and hostile files: an error naming file and line, text not script, 
   await page.locator('[data-testid="drop-zone"]').waitFor({ timeout: 20000 });
   // A truncated JSON Lines file from core's broken-file corpus, as results.jsonl.
   const truncated = readFileSync(path.join(ROOT, 'crates/core/tests/data/broken/truncated.jsonl'), 'utf8');
-  await drop(page, [{ name: 'results.jsonl', content: truncated }]);
+  await drop(page, [{ name: 'notes.txt', content: 'not a harness file' }, { name: 'results.jsonl', content: truncated }]);
   const panel = page.locator('[data-testid="error-panel"]');
   await panel.waitFor({ timeout: 30000 });
-  assert.match(await panel.innerText(), /results\.jsonl:\d+/);
+  assert.match(await panel.innerText(), /results\.jsonl:2: expected a complete JSON object/);
+  // The warnings met before the error are listed beside it.
+  const warnings = page.locator('[data-testid="import-warnings"]');
+  assert.equal(await warnings.getAttribute('data-count'), '1');
+  assert.match(await warnings.textContent(), /notes\.txt: not a harness file runlens reads; ignored/);
   // A broken bundle: JSON cut short.
   await drop(page, [{ name: 'broken.json', content: '{"format": "runlens.bundle/1", "content_hash": "<img src=x onerror=alert(1)>",' }]);
   await page.waitForFunction(() => /broken\.json/.test(document.querySelector('[data-testid="error-panel"]')?.innerText ?? ''), null, { timeout: 30000 });

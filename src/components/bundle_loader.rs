@@ -4,8 +4,11 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use runlens_core::bundle::Warning;
 
-use crate::components::{ErrorPanel, LoadProgress, OpenBundle, open_bundle::navigate_to_bundle};
+use crate::components::{
+    ErrorPanel, ImportWarnings, LoadProgress, OpenBundle, open_bundle::navigate_to_bundle,
+};
 use crate::data::{self, BundleRequest, Loaded, Phase, Progress};
 use crate::loader::client::LoadHandle;
 
@@ -16,7 +19,7 @@ pub type RenderLoaded = Arc<dyn Fn(Loaded) -> AnyView + Send + Sync>;
 enum Status {
     Loading,
     Loaded(Loaded),
-    Failed(String),
+    Failed(String, Vec<Warning>),
     Cancelled,
 }
 
@@ -49,7 +52,7 @@ pub fn BundleLoader(
             move |result| {
                 status.try_set(match result {
                     Ok(loaded) => Status::Loaded(loaded),
-                    Err(e) => Status::Failed(e.to_string()),
+                    Err(e) => Status::Failed(e.to_string(), e.warnings().to_vec()),
                 });
             },
         );
@@ -78,8 +81,9 @@ pub fn BundleLoader(
             view! { <LoadProgress progress=progress on_cancel=on_cancel /> }.into_any()
         }
         Status::Loaded(loaded) => render(loaded),
-        Status::Failed(message) => view! {
+        Status::Failed(message, warnings) => view! {
             <ErrorPanel title="Could not load the bundle" message=message />
+            <ImportWarnings warnings=warnings />
             <OpenBundle on_open=on_open />
         }
         .into_any(),

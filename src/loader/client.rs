@@ -11,15 +11,16 @@ use js_sys::{Function, Uint8Array};
 use runlens_core::bundle::Bundle;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Event, MessageEvent, Worker};
+use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
 use super::split::Assembler;
 use crate::data::{BundleRequest, LoadError, LoadStats, Loaded, Phase, Progress, now_ms};
 
-/// The worker script written by trunk (`data-type="worker"` with `data-loader-shim`).
-pub const WORKER_SCRIPT: &str = "./runlens-worker_loader.js";
+/// The worker script (an ES module written by `scripts/csp.mjs` after trunk's build) that
+/// loads the app's own module and calls its `start_loader_worker`.
+pub const WORKER_SCRIPT: &str = "./loader-worker.js";
 
 type OnProgress = Box<dyn Fn(Progress)>;
 type OnDone = Box<dyn FnOnce(Result<Loaded, LoadError>)>;
@@ -105,7 +106,9 @@ pub fn start(request: BundleRequest, on_progress: OnProgress, on_done: OnDone) -
         on_done: Some(on_done),
         ..State::default()
     }));
-    let worker = Worker::new(WORKER_SCRIPT).ok();
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(WORKER_SCRIPT, &options).ok();
     match &worker {
         Some(w) => wire(w, id, &state),
         None => run_locally(id, state.clone()),
@@ -231,7 +234,10 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                 .ok_or_else(|| LoadError::Loader("loader: no bundle was sent".to_owned()));
             finish(state, result);
         }
-        FromWorker::Failed { message } => finish(state, Err(LoadError::Loader(message))),
+        FromWorker::Failed { message, warnings } if !warnings.is_empty() => {
+            finish(state, Err(LoadError::Import { message, warnings }));
+        }
+        FromWorker::Failed { message, .. } => finish(state, Err(LoadError::Loader(message))),
         FromWorker::Detail { id } => {
             let resolve = state.borrow_mut().pending.remove(&id);
             if let Some(resolve) = resolve {

@@ -57,12 +57,12 @@ pub async fn read_all(
     progress: &dyn Fn(u64, u64),
 ) -> Result<Opened, LoadError> {
     if files.is_empty() {
-        return Err(LoadError::Import("no files were opened".to_owned()));
+        return Err(LoadError::import("no files were opened".to_owned()));
     }
     let names: Vec<String> = files.iter().map(relative_path).collect();
     let bundles = names.iter().filter(|n| is_bundle_name(n)).count();
     if bundles > 0 && files.len() > 1 {
-        return Err(LoadError::Import(format!(
+        return Err(LoadError::import(format!(
             "{} files were opened, {bundles} of them bundles (.json or .json.gz): open one \
              bundle at a time, or only harness files (annotated.jsonl, results.jsonl, \
              fm_labels.jsonl, board_manifest.json, the Jev out/*.jsonl, schema.md, rules.yaml)",
@@ -75,7 +75,7 @@ pub async fn read_all(
     for (file, name) in files.iter().zip(&names) {
         let buffer = JsFuture::from(file.array_buffer())
             .await
-            .map_err(|e| LoadError::Import(format!("{name}: could not be read ({e:?})")))?;
+            .map_err(|e| LoadError::import(format!("{name}: could not be read ({e:?})")))?;
         let bytes = Uint8Array::new(&buffer).to_vec();
         done += bytes.len() as u64;
         progress(done, total);

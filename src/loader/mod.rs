@@ -1,4 +1,5 @@
-//! Loading off the main thread: a dedicated Web Worker (`src/bin/runlens-worker.rs`) owns
+//! Loading off the main thread: a dedicated Web Worker (`loader-worker.js`, running the app's
+//! own module; see `start_loader_worker` in src/main.rs) owns
 //! download, gunzip, parse, the content-hash check and the import of raw harness files; the
 //! page receives the bundle in chunks it parses one per task. The protocol is described in
 //! docs/architecture.md, "Loading".
@@ -6,6 +7,7 @@
 pub mod assemble;
 pub mod client;
 pub mod detail;
+pub mod digest;
 pub mod files;
 pub mod pipeline;
 pub mod progress;

@@ -2,13 +2,13 @@
 //! no worker): download or read, inflate, parse, check the hash, or import harness files.
 
 use runlens_core::bundle::Bundle;
-use runlens_core::import::{ImportOptions, InputFile, import_files};
+use runlens_core::import::{ImportOptions, InputFile, import_files_keeping_warnings};
 
+use super::digest::verify_bundle_fast;
 use super::files::{self, Opened};
 use crate::api;
 use crate::data::{
     BundleRequest, LoadError, LoadStats, Phase, Progress, inflate, now_ms, parse_bundle,
-    verify_bundle,
 };
 
 /// Reports progress.
@@ -82,10 +82,12 @@ async fn decode(
     let json = inflate(name, bytes).await?;
     let t2 = now_ms();
     let json_bytes = json.len() as u64;
+    // serde_json parses a slice in one call and reports nothing on the way: the bar is
+    // indeterminate with the size to parse, rather than a 0% that jumps to 100%.
     progress(Progress {
         phase: Phase::Parsing,
-        done: 0,
-        total: Some(json_bytes),
+        done: json_bytes,
+        total: None,
     });
     let bundle = parse_bundle(name, &json)?;
     drop(json);
@@ -96,7 +98,7 @@ async fn decode(
             done: 0,
             total: None,
         });
-        verify_bundle(name, &bundle)?;
+        verify_bundle_fast(name, &bundle).await?;
     }
     let t4 = now_ms();
     stats.json_bytes = json_bytes as usize;
@@ -123,7 +125,10 @@ fn import(
         created_at: String::from(js_sys::Date::new_0().to_iso_string()),
         ..ImportOptions::default()
     };
-    let imported = import_files(inputs, &opts).map_err(|e| LoadError::Import(e.to_string()))?;
+    let imported = import_files_keeping_warnings(inputs, &opts).map_err(|f| LoadError::Import {
+        message: f.error.to_string(),
+        warnings: f.warnings,
+    })?;
     let bundle = imported.bundle;
     let stats = LoadStats {
         download_bytes: total,

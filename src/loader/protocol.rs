@@ -5,6 +5,7 @@
 //! transferred, never copied twice), `files` the `File`s of a [`ToWorker::LoadFiles`].
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
+use runlens_core::bundle::Warning;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -66,6 +67,9 @@ pub enum FromWorker {
     Failed {
         /// The error, in plain words.
         message: String,
+        /// Import warnings met before the error.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        warnings: Vec<Warning>,
     },
     /// Answer to [`ToWorker::Detail`] (`body`: JSON of `Option<Cell>`).
     Detail {

@@ -1,4 +1,4 @@
-//! The worker side: runs in `runlens-worker` (a dedicated Web Worker), loads one request,
+//! The worker side: runs in the loader Web Worker (`loader-worker.js`), loads one request,
 //! sends the page a skeleton and chunks (see [`super::split`]), checks the content hash, and
 //! keeps the full bundle to answer [`ToWorker::Detail`].
 
@@ -9,21 +9,24 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use super::digest::verify_bundle_fast;
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
 use super::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
-use crate::data::{BundleRequest, now_ms, verify_bundle};
+use crate::data::{BundleRequest, now_ms};
 
 thread_local! {
     static FULL: RefCell<Option<Bundle>> = const { RefCell::new(None) };
 }
 
-/// Entry point of the worker binary: installs the message handler and says `Ready`.
+/// Entry point of the worker (`start_loader_worker` in src/main.rs): installs the message
+/// handler and says `Ready`.
 pub fn start() {
     std::panic::set_hook(Box::new(|info| {
         post(
             &FromWorker::Failed {
                 message: format!("the loader hit an internal error: {info}"),
+                warnings: Vec::new(),
             },
             None,
         );
@@ -47,7 +50,13 @@ fn post(head: &FromWorker, body: Option<&[u8]>) {
 fn handle(ev: &MessageEvent) {
     let message = match protocol::decode::<ToWorker>(&ev.data()) {
         Ok(m) => m,
-        Err(message) => return post(&FromWorker::Failed { message }, None),
+        Err(message) => {
+            let failed = FromWorker::Failed {
+                message,
+                warnings: Vec::new(),
+            };
+            return post(&failed, None);
+        }
     };
     match message.head {
         ToWorker::LoadUrl { url } => {
@@ -82,6 +91,7 @@ async fn run(request: BundleRequest) {
             return post(
                 &FromWorker::Failed {
                     message: e.to_string(),
+                    warnings: e.warnings().to_vec(),
                 },
                 None,
             );
@@ -109,11 +119,12 @@ async fn run(request: BundleRequest) {
     let name = request.source();
     let t0 = now_ms();
     if !stats.imported
-        && let Err(e) = verify_bundle(&name, &bundle)
+        && let Err(e) = verify_bundle_fast(&name, &bundle).await
     {
         return post(
             &FromWorker::Failed {
                 message: e.to_string(),
+                warnings: Vec::new(),
             },
             None,
         );

@@ -8,9 +8,11 @@ use plotters_svg::SVGBackend;
 
 use crate::text::truncate_chars;
 use crate::{
-    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, KStarChart, KStarLayout,
-    ProbabilityChart, ProbabilityLayout, draw_ci_bars, draw_curves, draw_k_star_histogram,
-    draw_probability_bars,
+    BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, ForestChart, ForestLayout,
+    HBarChart, HeatmapChart, HistogramChart, HitLayout, KStarChart, KStarLayout, ProbabilityChart,
+    ProbabilityLayout, StackedChart, TurnTokensChart, TurnTokensLayout, draw_ci_bars, draw_curves,
+    draw_forest, draw_hbars, draw_heatmap, draw_histogram, draw_k_star_histogram,
+    draw_probability_bars, draw_stacked, draw_turn_tokens,
 };
 
 /// Any chart the dashboard draws.
@@ -24,6 +26,18 @@ pub enum AnyChart {
     Probability(ProbabilityChart),
     /// The k* histogram.
     KStar(KStarChart),
+    /// Tokens per model call of one trajectory.
+    TurnTokens(TurnTokensChart),
+    /// Estimates with intervals around zero.
+    Forest(ForestChart),
+    /// Coloured count bars (failure sub-modes, families).
+    HBars(HBarChart),
+    /// Row-normalised stacked bars (family profile per model).
+    Stacked(StackedChart),
+    /// Percent heatmap (FM1–FM5 per model).
+    Heatmap(HeatmapChart),
+    /// Probability histogram with a threshold line.
+    Histogram(HistogramChart),
 }
 
 impl AnyChart {
@@ -38,6 +52,12 @@ impl AnyChart {
             AnyChart::CiBars(c) => c.theme,
             AnyChart::Probability(c) => c.theme,
             AnyChart::KStar(c) => c.theme,
+            AnyChart::TurnTokens(c) => c.theme,
+            AnyChart::Forest(c) => c.theme,
+            AnyChart::HBars(c) => c.theme,
+            AnyChart::Stacked(c) => c.theme,
+            AnyChart::Heatmap(c) => c.theme,
+            AnyChart::Histogram(c) => c.theme,
         }
     }
 }
@@ -53,6 +73,13 @@ pub enum AnyLayout {
     Probability(ProbabilityLayout),
     /// From [`draw_k_star_histogram`].
     KStar(KStarLayout),
+    /// From [`draw_turn_tokens`].
+    TurnTokens(TurnTokensLayout),
+    /// From [`draw_forest`].
+    Forest(ForestLayout),
+    /// Hit boxes of bars / cells from [`draw_hbars`], [`draw_stacked`], [`draw_heatmap`]
+    /// and [`draw_histogram`].
+    Hits(HitLayout),
 }
 
 /// Height in pixels of the caption band under the plot.
@@ -87,6 +114,12 @@ pub fn draw_any<DB: DrawingBackend>(
         AnyChart::CiBars(c) => AnyLayout::CiBars(draw_ci_bars(&plot, c)?),
         AnyChart::Probability(c) => AnyLayout::Probability(draw_probability_bars(&plot, c)?),
         AnyChart::KStar(c) => AnyLayout::KStar(draw_k_star_histogram(&plot, c)?),
+        AnyChart::TurnTokens(c) => AnyLayout::TurnTokens(draw_turn_tokens(&plot, c)?),
+        AnyChart::Forest(c) => AnyLayout::Forest(draw_forest(&plot, c)?),
+        AnyChart::HBars(c) => AnyLayout::Hits(draw_hbars(&plot, c)?),
+        AnyChart::Stacked(c) => AnyLayout::Hits(draw_stacked(&plot, c)?),
+        AnyChart::Heatmap(c) => AnyLayout::Hits(draw_heatmap(&plot, c)?),
+        AnyChart::Histogram(c) => AnyLayout::Hits(draw_histogram(&plot, c)?),
     })
 }
 

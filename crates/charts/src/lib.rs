@@ -8,21 +8,37 @@
 mod any;
 mod ci_bars;
 mod curves;
+mod forest;
+mod hbars;
+mod heatmap;
+mod histogram;
+mod hit;
 mod k_star;
 mod probability;
+mod stacked;
 mod text;
 mod theme;
+mod turn_tokens;
 
 pub use any::{AnyChart, AnyLayout, CAPTION_HEIGHT, SvgError, draw_any, render_svg};
 pub use ci_bars::{BarLayout, CiBar, CiBarChart, draw_ci_bars};
 pub use curves::{CurveChart, CurveLayout, Marker, Series, draw_curves};
+pub use forest::{DOT_RADIUS, ForestChart, ForestLayout, ForestRow, draw_forest};
+pub use hbars::{HBar, HBarChart, draw_hbars};
+pub use heatmap::{HeatmapChart, draw_heatmap, yl_or_br};
+pub use histogram::{HistogramChart, Threshold, draw_histogram};
+pub use hit::{HitBox, HitLayout, hex_color};
 pub use k_star::{KStarChart, KStarLayout, NOT_FOUND_LABEL, draw_k_star_histogram};
 pub use probability::{
     GOLD_MARK, ProbabilityBar, ProbabilityChart, ProbabilityLayout, TITLE_CHARS,
     draw_probability_bars,
 };
+pub use stacked::{LEGEND_BAND, StackRow, StackedChart, draw_stacked};
 pub use text::{format_threshold, truncate_chars};
 pub use theme::{Palette, Theme};
+pub use turn_tokens::{
+    INPUT_COLOUR, OUTPUT_COLOUR, TurnTokens, TurnTokensChart, TurnTokensLayout, draw_turn_tokens,
+};
 
 /// The error type of every drawing function: plotters' drawing-area error for backend `DB`.
 pub type ChartError<DB> =

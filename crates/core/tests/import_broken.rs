@@ -177,3 +177,23 @@ fn ten_megabyte_line() {
         )
     );
 }
+
+/// A failed import keeps the warnings met before the error: the dashboard shows both.
+#[test]
+fn failed_import_keeps_earlier_warnings() {
+    use runlens_core::import::import_files_keeping_warnings;
+    let notes = InputFile {
+        path: "c/notes.txt".into(),
+        bytes: b"not a harness file".to_vec(),
+    };
+    let broken = common::input("broken/truncated.jsonl", "c/results.jsonl");
+    let failed =
+        import_files_keeping_warnings(&[notes, broken], &ImportOptions::default()).unwrap_err();
+    assert_eq!(
+        failed.error.to_string(),
+        "c/results.jsonl:2: expected a complete JSON object, found the line ending early at column 56 (truncated line?)"
+    );
+    assert_eq!(failed.warnings.len(), 1);
+    assert_eq!(failed.warnings[0].file, "c/notes.txt");
+    assert_eq!(failed.warnings[0].kind, "unrecognised_file");
+}

@@ -1,9 +1,36 @@
-//! The gate view (being built; replaced by its owner).
+//! The gate view: paired on/off runs per model and pooled (cells, fired share, pass rates,
+//! net with a bootstrap 95% interval, recovered / regressed, the exact chain, turn and
+//! output-token deltas on fired cells, the over-exploring split), a forest plot of the
+//! per-model net deltas, and the fired cells of the model chosen (URL `gmodel`).
+
+mod fired;
+mod forest;
+mod groups;
+mod table;
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use runlens_core::bundle::Bundle;
+use runlens_core::metrics::gate::GateGroup;
+use wasm_bindgen_futures::JsFuture;
+
+use crate::state::UrlState;
+use fired::FiredCells;
+use forest::GateForest;
+pub use groups::{ALL, counts_only, full, grouping};
+use table::GateTable;
+
+/// Lets the browser paint and handle input between two heavy steps.
+async fn yield_now() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = JsFuture::from(promise).await;
+}
 
 /// The gate view of a loaded bundle.
 #[component]
@@ -11,6 +38,112 @@ pub fn GateView(
     /// The loaded bundle.
     bundle: Arc<Bundle>,
 ) -> impl IntoView {
-    let _ = bundle;
-    view! { <section data-testid="gate-view"></section> }
+    let state = UrlState::use_context();
+    let chosen = Memo::new(move |_| state.with(|s| s.corpus.clone()));
+    move || view! { <GateCorpus bundle=bundle.clone() chosen=chosen.get() /> }
+}
+
+/// The view of the chosen corpus (the first with gate rows when none is chosen).
+#[component]
+fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
+    let state = UrlState::use_context();
+    let with_rows: Vec<String> = bundle
+        .body
+        .corpora
+        .iter()
+        .filter(|c| !c.gate_rows.is_empty())
+        .map(|c| c.name.clone())
+        .collect();
+    let name = match chosen {
+        Some(c) => c,
+        None => match with_rows.first() {
+            Some(c) => c.clone(),
+            None => String::new(),
+        },
+    };
+    let Some(corpus) = bundle
+        .body
+        .corpus(&name)
+        .filter(|c| !c.gate_rows.is_empty())
+    else {
+        let what = if name.is_empty() {
+            "This bundle".to_owned()
+        } else {
+            format!("Corpus {name}")
+        };
+        return view! {
+            <section class="gate" data-testid="gate-view">
+                <h2>"Gate"</h2>
+                <p data-testid="gate-empty">{format!(
+                    "{what} has no gate rows (out/schema_retrieval_agent.jsonl), so there is no on/off comparison to show."
+                )}</p>
+                <CorpusPicker corpora=with_rows />
+            </section>
+        }
+        .into_any();
+    };
+    let rows = Arc::new(corpus.gate_rows.clone());
+    let grouping = Arc::new(grouping(&rows));
+    let groups = RwSignal::new(
+        grouping
+            .iter()
+            .map(|(m, idx)| counts_only(&rows, m, idx))
+            .collect::<Vec<GateGroup>>(),
+    );
+    let (ready, set_ready) = signal(false);
+    let alive = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    {
+        let (rows, grouping, alive) = (rows.clone(), grouping.clone(), alive.clone());
+        spawn_local(async move {
+            for (i, (m, idx)) in grouping.iter().enumerate() {
+                yield_now().await;
+                if !alive.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                let g = full(&rows, m, idx);
+                groups.try_update(|v| {
+                    if let Some(slot) = v.get_mut(i) {
+                        *slot = g;
+                    }
+                });
+            }
+            let _ = set_ready.try_set(true);
+        });
+    }
+    on_cleanup(move || alive.store(false, std::sync::atomic::Ordering::Relaxed));
+    let corpus_name = name.clone();
+    view! {
+        <section class="gate" data-testid="gate-view" data-corpus=name.clone()
+            data-ci-ready=move || ready.get().to_string()>
+            <h2>"Gate: paired on/off runs"</h2>
+            <CorpusPicker corpora=with_rows />
+            <p class="hint">"Strict pass rates (a tie counts 0) over every row, error rows included. Net = gated − baseline with a paired bootstrap 95% interval (10,000 resamples, seed 42, as runlens metrics)."</p>
+            <GateTable groups=groups corpus=name.clone() />
+            <GateForest groups=groups corpus=name.clone() />
+            {move || state.with(|s| s.gate_model.clone()).map(|m| view! {
+                <FiredCells rows=rows.clone() corpus=corpus_name.clone() model=m />
+            })}
+        </section>
+    }
+    .into_any()
+}
+
+/// Which corpus the view shows (only corpora with gate rows are offered).
+#[component]
+fn CorpusPicker(corpora: Vec<String>) -> impl IntoView {
+    let state = UrlState::use_context();
+    (corpora.len() > 1).then(|| {
+        view! {
+            <label>"corpus "
+                <select data-testid="gate-corpus"
+                    prop:value=move || state.with(|s| s.corpus.clone().unwrap_or_default())
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        state.push(|s| { s.corpus = Some(v); s.gate_model = None; });
+                    }>
+                    {corpora.into_iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+        }
+    })
 }

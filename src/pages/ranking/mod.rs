@@ -177,6 +177,10 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         .unwrap_or_default()
     });
     let corpora = with_rows.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+    let cells = Callback::new(move |trace: String| {
+        let chosen = corpus_name.get_untracked();
+        body.with_value(|b| question_cells(b, chosen.as_deref(), &trace))
+    });
     view! {
         <section class="ranking" data-testid="ranking-view">
             <h2>"Table ranking"</h2>
@@ -185,11 +189,32 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
                 let label = corpus_name.get().unwrap_or_else(|| "all corpora".into());
                 view! { <SectionView section=s corpus=label /> }
             })}
-            <QuestionPanel rows=rows />
+            <QuestionPanel rows=rows cells=cells />
             <QuestionTable rows=rows />
         </section>
     }
     .into_any()
+}
+
+/// `(corpus, model, outcome)` of every cell on question `trace` in the chosen corpus (or all).
+fn question_cells(b: &Bundle, corpus: Option<&str>, trace: &str) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for c in b
+        .body
+        .corpora
+        .iter()
+        .filter(|c| corpus.is_none_or(|n| c.name == n))
+    {
+        for row in c.results.iter().filter(|r| r.trace_id == trace) {
+            for (model, cell) in &row.candidates {
+                if let Some(cell) = cell {
+                    let outcome = cell.outcome().map_or("unscored", |o| o.as_str());
+                    out.push((c.name.clone(), model.clone(), outcome.to_owned()));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Runs `f` on the corpus named `name` (or the pooled corpus for `None`).

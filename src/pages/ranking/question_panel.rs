@@ -14,12 +14,18 @@ use crate::pages::relabel::RerankPanel;
 use crate::state::{OverridesState, UrlState};
 use crate::theme::chart_theme;
 
+/// A cell of the open question: `(corpus, model key, outcome)`.
+pub type CellLink = (String, String, String);
+
 /// The open question, or nothing when `question=` names no row of the current corpus.
 #[component]
 pub fn QuestionPanel(
     /// Every question row of the current corpus under the current gold rule and threshold.
     #[prop(into)]
     rows: Signal<Vec<QuestionRow>>,
+    /// The question's cells as `(corpus, model, outcome)`, each opening its trajectory.
+    #[prop(optional)]
+    cells: Option<Callback<String, Vec<CellLink>>>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let current = Memo::new(move |_| {
@@ -37,8 +43,31 @@ pub fn QuestionPanel(
                 "Question " <code>{id}</code> " is not in this corpus's ranking rows."
             </p>
         })}
-        {move || current.get().map(|row| view! { <QuestionDetail row=row /> })}
+        {move || current.get().map(|row| {
+            let trace = row.trace_id.clone();
+            let cells = cells.map(|f| f.run(trace.clone())).unwrap_or_default();
+            view! { <QuestionDetail row=row /> <QuestionCells trace=trace cells=cells /> }
+        })}
     }
+}
+
+/// The question's model cells with their outcome; each opens the trajectory viewer.
+#[component]
+fn QuestionCells(trace: String, cells: Vec<CellLink>) -> impl IntoView {
+    let state = UrlState::use_context();
+    (!cells.is_empty()).then(|| {
+        view! {
+            <section class="question-cells" data-testid="question-cells">
+                <h4>"Trajectories on this question"</h4>
+                <ul>{cells.into_iter().map(|(corpus, model, outcome)| {
+                    let (t, label) = (trace.clone(), format!("{model}: {outcome}"));
+                    view! { <li><button class="link" data-model=model.clone() on:click=move |_| {
+                        state.push(|s| s.open_cell(&corpus, &model, &t, "question"));
+                    }>{label}</button></li> }
+                }).collect_view()}</ul>
+            </section>
+        }
+    })
 }
 
 #[component]

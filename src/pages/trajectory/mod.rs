@@ -1,13 +1,29 @@
-//! The trajectory view (being built; replaced by its owner). In the `wt-relabel` branch only,
-//! the placeholder mounts the re-label panel of the open cell for the e2e test.
+//! The trajectory viewer: one model × one question (URL `corpus`, `tmodel`, `trace`), with
+//! `j` / `k` walking the list named by `from`, `g` toggling the gold / candidate SQL diff and
+//! `?` showing the keys.
+
+mod cell_view;
+mod chooser;
+mod gate;
+mod header;
+mod keys;
+mod label;
+mod list;
+mod results;
+mod sql;
+mod usage;
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 
-use crate::pages::relabel::RelabelPanel;
 use crate::state::UrlState;
+use cell_view::CellView;
+use chooser::Chooser;
+use keys::NavBar;
+pub use label::{OpenCell, RELABEL_SLOT_CLASS, relabel_slot};
+use list::{ListKey, resolve_corpus, walk_list};
 
 /// The trajectory view of a loaded bundle.
 #[component]
@@ -16,14 +32,74 @@ pub fn TrajectoryView(
     bundle: Arc<Bundle>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let open = Memo::new(move |_| {
-        state.with(|s| Some((s.corpus.clone()?, s.cell_model.clone()?, s.trace.clone()?)))
+    let body = StoredValue::new(bundle.clone());
+    let model = Memo::new(move |_| state.with(|s| s.cell_model.clone()));
+    let trace = Memo::new(move |_| state.with(|s| s.trace.clone()));
+    let corpus = Memo::new(move |_| {
+        let named = state.with(|s| s.corpus.clone());
+        let (m, t) = (model.get(), trace.get());
+        body.with_value(|b| resolve_corpus(b, named.as_deref(), m.as_deref(), t.as_deref()))
     });
+    let list_key = Memo::new(move |_| {
+        let corpus = corpus.get()?;
+        Some(state.with(|s| {
+            ListKey {
+                corpus,
+                gate_model: (s.from.as_deref() == Some("gate"))
+                    .then(|| s.gate_model.clone().or_else(|| s.cell_model.clone()))
+                    .flatten(),
+                question: (s.from.as_deref() == Some("question"))
+                    .then(|| s.trace.clone())
+                    .flatten(),
+                from: s.from.clone(),
+                cdf_threshold: s.cdf_threshold,
+            }
+        }))
+    });
+    let list = Memo::new(move |_| {
+        let Some(key) = list_key.get() else {
+            return Arc::new(Vec::new());
+        };
+        body.with_value(|b| {
+            Arc::new(
+                b.body
+                    .corpus(&key.corpus)
+                    .map(|c| walk_list(c, &key))
+                    .unwrap_or_default(),
+            )
+        })
+    });
+    let open = Memo::new(move |_| {
+        let (m, t, c) = (model.get()?, trace.get()?, corpus.get()?);
+        let found = body.with_value(|b| b.body.corpus(&c).and_then(|k| k.cell(&t, &m)).is_some());
+        Some((c, m, t, found))
+    });
+    let data_key = move || {
+        open.with(|o| {
+            o.as_ref()
+                .map_or_else(String::new, |(_, m, t, _)| format!("{m}/{t}"))
+        })
+    };
     view! {
-        <section data-testid="trajectory-view">
-            {move || open.get().map(|(corpus, model, trace)| view! {
-                <RelabelPanel bundle=bundle.clone() corpus=corpus model=model trace_id=trace />
-            })}
+        <section class="trajectory" data-testid="trajectory-view" data-trajectory=data_key>
+            <h2>"Trajectory"</h2>
+            <NavBar list=list />
+            {move || match open.get() {
+                None => view! {
+                    <p class="hint">"Choose a cell: a corpus, a model and a question."</p>
+                    <Chooser bundle=body.get_value() />
+                }.into_any(),
+                Some((c, m, t, false)) => view! {
+                    <p class="notice" data-testid="trajectory-missing">
+                        "No cell for model " <code>{m}</code> " on question " <code>{t}</code>
+                        " in corpus " <code>{c}</code> "."
+                    </p>
+                    <Chooser bundle=body.get_value() />
+                }.into_any(),
+                Some((c, m, t, true)) => view! {
+                    <CellView bundle=body.get_value() corpus=c model=m trace=t />
+                }.into_any(),
+            }}
         </section>
     }
 }

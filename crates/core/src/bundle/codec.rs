@@ -86,7 +86,12 @@ impl Bundle {
 
     /// Checks that `format` is [`FORMAT`] and `content_hash` matches the body.
     pub fn verify_content_hash(&self) -> Result<(), BundleError> {
-        let computed = self.body.content_hash();
+        self.check_content_hash(self.body.content_hash())
+    }
+
+    /// Compares `computed` (lower-case hex SHA-256 of [`BundleBody::canonical_json`], e.g.
+    /// from the browser's native digest) with the stored `content_hash`.
+    pub fn check_content_hash(&self, computed: String) -> Result<(), BundleError> {
         if computed == self.content_hash {
             Ok(())
         } else {
@@ -107,6 +112,18 @@ impl BundleBody {
         let _ = serde_json::to_writer(HashWriter(&mut hasher), self);
         hex(&hasher.finalize())
     }
+
+    /// The bytes [`BundleBody::content_hash`] hashes, for callers with a faster SHA-256
+    /// (the loader worker uses the browser's `crypto.subtle.digest`).
+    pub fn canonical_json(&self) -> Vec<u8> {
+        // Serialising plain data (string keys only) into a Vec cannot fail.
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+}
+
+/// Lower-case hex of a digest (for [`Bundle::check_content_hash`]).
+pub fn hex_digest(bytes: &[u8]) -> String {
+    hex(bytes)
 }
 
 /// Lower-case hex of bytes.
@@ -242,5 +259,17 @@ mod tests {
             super::hex(&Sha256::digest(b"")),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
+    }
+
+    /// An outside SHA-256 of `canonical_json` gives the content hash, and a wrong one fails.
+    #[test]
+    fn canonical_json_is_what_the_content_hash_hashes() {
+        use sha2::{Digest, Sha256};
+        let bundle = small();
+        let outside = super::hex_digest(&Sha256::digest(bundle.body.canonical_json()));
+        assert_eq!(outside, bundle.content_hash);
+        assert!(bundle.check_content_hash(outside).is_ok());
+        let err = bundle.check_content_hash("00".repeat(32)).unwrap_err();
+        assert!(matches!(err, super::BundleError::HashMismatch { .. }));
     }
 }

@@ -26,8 +26,8 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 pub use cell::{Cell, Outcome, ResultScore, Usage, Vote};
-pub use codec::BundleError;
 pub(crate) use codec::hex as hex_lower;
+pub use codec::{BundleError, hex_digest};
 pub use corpus::{CellRef, Corpus};
 pub use jev::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
 pub use question::{Question, ResultRow};

@@ -93,7 +93,33 @@ pub struct Imported {
 /// file, a label for a cell that does not exist, a ranking row for an unknown question,
 /// duplicate rows) become warnings.
 pub fn import_files(files: &[InputFile], opts: &ImportOptions) -> Result<Imported, ImportError> {
+    import_files_keeping_warnings(files, opts).map_err(|failed| failed.error)
+}
+
+/// A failed import: the error that stopped it and the warnings found before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedImport {
+    /// What stopped the import.
+    pub error: ImportError,
+    /// Non-fatal problems met before the error, in import order.
+    pub warnings: Vec<Warning>,
+}
+
+/// [`import_files`], but a failure keeps the warnings found before the error (the dashboard
+/// shows them beside the error).
+pub fn import_files_keeping_warnings(
+    files: &[InputFile],
+    opts: &ImportOptions,
+) -> Result<Imported, FailedImport> {
     let mut warnings = Vec::new();
+    import_into(files, opts, &mut warnings).map_err(|error| FailedImport { error, warnings })
+}
+
+fn import_into(
+    files: &[InputFile],
+    opts: &ImportOptions,
+    warnings: &mut Vec<Warning>,
+) -> Result<Imported, ImportError> {
     let schema_path = opts.schema_path.as_deref();
     let rules_path = opts.rules_path.as_deref();
     let roles: Vec<Role> = files
@@ -123,13 +149,13 @@ pub fn import_files(files: &[InputFile], opts: &ImportOptions) -> Result<Importe
                 .entry(split_path(&file.path).0)
                 .or_default()
                 .push(i),
-            Role::Schema => set_once(&mut body.schema_prompt, file, &mut warnings, |f| {
+            Role::Schema => set_once(&mut body.schema_prompt, file, warnings, |f| {
                 Ok(SchemaPrompt {
                     file_name: split_path(&f.path).1.to_owned(),
                     text: text_of(f)?,
                 })
             })?,
-            Role::Rules => set_once(&mut body.rules, file, &mut warnings, |f| {
+            Role::Rules => set_once(&mut body.rules, file, warnings, |f| {
                 RulesConfig::from_yaml_str(&text_of(f)?, &f.path)
             })?,
             Role::SyntheticNotice => {
@@ -153,7 +179,7 @@ pub fn import_files(files: &[InputFile], opts: &ImportOptions) -> Result<Importe
         let members: Vec<(&InputFile, Role)> =
             indexes.iter().map(|&i| (&files[i], roles[i])).collect();
         body.corpora
-            .push(corpus_load::load_corpus(name, &members, &mut warnings)?);
+            .push(corpus_load::load_corpus(name, &members, warnings)?);
     }
     let jev_files: Vec<(&InputFile, Role)> = files
         .iter()
@@ -161,13 +187,13 @@ pub fn import_files(files: &[InputFile], opts: &ImportOptions) -> Result<Importe
         .filter(|(_, r)| matches!(r, Role::Rankings | Role::FailureLabels | Role::Gate))
         .map(|(f, r)| (f, *r))
         .collect();
-    attach::attach_jev(&mut body.corpora, &jev_files, &mut warnings)?;
+    attach::attach_jev(&mut body.corpora, &jev_files, warnings)?;
 
     let u = universe::resolve(
         body.schema_prompt.as_ref(),
         opts.namespaces.as_deref(),
         body.corpora.iter().flat_map(|c| c.rankings.iter()),
-        &mut warnings,
+        warnings,
     );
     body.universe = u.tables;
     body.namespaces = u.namespaces;
@@ -182,7 +208,7 @@ pub fn import_files(files: &[InputFile], opts: &ImportOptions) -> Result<Importe
     };
     Ok(Imported {
         bundle: Bundle::new(provenance, body),
-        warnings,
+        warnings: warnings.clone(),
     })
 }
 

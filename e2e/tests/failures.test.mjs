@@ -1,0 +1,75 @@
+// Failures view: every sub-mode / family / bucket count and the cdf count equal
+// `runlens metrics --json` for the same corpus; a click on the largest sub-mode's bar (at
+// its centre on the canvas) filters the list and writes f= into the URL; the first failure
+// opens its trajectory with from=failures; no console errors.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { startServer, ROOT, OUT } from './server.mjs';
+import { launch, newPage, drawnPixels } from './browser.mjs';
+
+const BUNDLE = path.join(ROOT, 'public', 'bundles', 'article.json.gz');
+const DEV = 'text2sqlbench-synthetic-dev';
+let server;
+let browser;
+before(async () => { server = await startServer(); browser = await launch(); mkdirSync(OUT, { recursive: true }); });
+after(async () => { await browser?.close(); await server?.stop(); });
+
+function cliFailures() {
+  const out = execFileSync(process.env.RUNLENS_BIN || path.join(ROOT, 'target', 'debug', 'runlens'),
+    ['metrics', BUNDLE, '--json', '--corpus', DEV, '--resamples', '10'], { maxBuffer: 64 << 20 });
+  return JSON.parse(out.toString('utf8')).failures;
+}
+
+async function metric(page, name) {
+  const el = page.locator(`[data-testid="failures-view"] [data-metric="${name}"]`).first();
+  await el.waitFor({ timeout: 30000 });
+  return Number(await el.getAttribute('data-value'));
+}
+
+test('counts equal the CLI; a bar click filters the list; a failure opens', async () => {
+  const { page, problems } = await newPage(browser);
+  await page.goto(`${server.url}?bundle=bundles/article.json.gz&tab=failures&corpus=${DEV}`);
+  const f = cliFailures();
+  assert.equal(await metric(page, 'failures:count'), f.n);
+  for (const kind of ['sub_mode', 'family', 'fm_bucket']) {
+    for (const [name, count] of Object.entries(f[kind])) {
+      assert.equal(await metric(page, `${kind}:${name}`), count, `${kind}:${name}`);
+    }
+  }
+  assert.equal(await metric(page, 'cdf:above'), f.correct_despite_fail_at_least['0.65']);
+  assert.ok(await drawnPixels(page, '#fail-sub-modes') > 1000, 'sub-mode chart drawn');
+
+  // The largest sub-mode by the CLI's numbers (ties: taxonomy order, as the chart).
+  const [largest, count] = Object.entries(f.sub_mode).reduce((a, b) => (b[1] > a[1] ? b : a));
+  const button = page.locator(`[data-testid="fail-sub-modes-items"] button[data-filter="sub_mode:${largest}"]`);
+  await page.waitForFunction((sel) => document.querySelector(sel)?.getAttribute('data-rect'),
+    `[data-testid="fail-sub-modes-items"] button[data-filter="sub_mode:${largest}"]`);
+  const [l, t, r, b] = (await button.getAttribute('data-rect')).split(',').map(Number);
+  const canvas = page.locator('#fail-sub-modes');
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  const size = await canvas.evaluate((c) => [c.width, c.height]);
+  await page.mouse.click(box.x + ((l + r) / 2) * (box.width / size[0]), box.y + ((t + b) / 2) * (box.height / size[1]));
+  await page.waitForFunction((want) => new URL(location.href).searchParams.get('f') === want, `sub_mode:${largest}`);
+  await page.waitForFunction((n) => document.querySelector('[data-metric="failures:listed"]')?.getAttribute('data-value') === String(n), count);
+  assert.match(await page.getByTestId('filter-chip').innerText(), new RegExp(`sub_mode:${largest}`));
+  const subs = await page.locator('.fail-row[data-trace] > span:nth-child(4)').allInnerTexts();
+  assert.ok(subs.length > 0 && subs.every((s) => s === largest), subs.join());
+  await page.screenshot({ path: path.join(OUT, 'failures.png'), fullPage: true, caret: 'initial' });
+
+  const first = page.locator('.fail-row[data-trace]').first();
+  const trace = await first.getAttribute('data-trace');
+  const model = await first.getAttribute('data-model');
+  await first.locator('button.open').click();
+  // Attached, not visible: the trajectory view may still be an empty placeholder.
+  await page.getByTestId('trajectory-view').waitFor({ state: 'attached', timeout: 30000 });
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('tab'), 'trajectory');
+  assert.equal(url.searchParams.get('from'), 'failures');
+  assert.equal(url.searchParams.get('trace'), trace);
+  assert.equal(url.searchParams.get('tmodel'), model);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,93 @@
+//! The clicked-element filter `f=kind:value` of the failure list, and the controls of the
+//! base filter (corpus, models, confidence range) and the `correct_despite_fail` threshold.
+
+use runlens_core::bundle::Bundle;
+use runlens_core::metrics::failures::{MISSING, NO_FAMILY};
+use runlens_core::metrics::taxonomy::{bucket_of, family_of};
+
+use super::rows::{BINS, FailRow};
+
+/// A parsed `f` value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Filter {
+    /// `sub_mode:<key>` (`(missing)` for a label without one).
+    SubMode(String),
+    /// `family:<name>` (`(none)` for unknown sub-modes).
+    Family(String),
+    /// `bucket:<label>`, e.g. `bucket:FM3 wrong data`.
+    Bucket(String),
+    /// `fm:<FMn>`: the cell's 07 FM label.
+    Fm(String),
+    /// `rule:<rule>`: blamed rule (`prevented_by_rule`, `none` included) or a decidable rule
+    /// the code found violated.
+    Rule(String),
+    /// `cdf:<bin>`: `correct_despite_fail` in histogram bin `bin` (0..20).
+    Cdf(usize),
+    /// `hint:<bin>`: `schema_hint_would_help` in histogram bin `bin`.
+    Hint(usize),
+}
+
+impl Filter {
+    /// Parses `kind:value`; `None` for an unknown kind or a bad bin.
+    pub fn parse(f: &str) -> Option<Filter> {
+        let (kind, value) = f.split_once(':')?;
+        let v = value.to_owned();
+        let bin = || value.parse::<usize>().ok().filter(|b| *b < BINS);
+        Some(match kind {
+            "sub_mode" => Filter::SubMode(v),
+            "family" => Filter::Family(v),
+            "bucket" => Filter::Bucket(v),
+            "fm" => Filter::Fm(v),
+            "rule" => Filter::Rule(v),
+            "cdf" => Filter::Cdf(bin()?),
+            "hint" => Filter::Hint(bin()?),
+            _ => return None,
+        })
+    }
+
+    /// Whether `row` of `bundle` matches.
+    pub fn matches(&self, bundle: &Bundle, row: &FailRow) -> bool {
+        let Some(c) = bundle.body.corpora.get(row.corpus) else {
+            return false;
+        };
+        let Some(l) = c.failure_labels.get(row.label) else {
+            return false;
+        };
+        let sub = l.sub_mode.as_deref();
+        match self {
+            Filter::SubMode(k) => sub.unwrap_or(MISSING) == k,
+            Filter::Family(f) => sub.and_then(family_of).unwrap_or(NO_FAMILY) == f,
+            Filter::Bucket(b) => {
+                sub.map_or(
+                    runlens_core::metrics::taxonomy::FmBucket::NotAModelFailure,
+                    bucket_of,
+                )
+                .label()
+                    == b
+            }
+            Filter::Fm(code) => row
+                .fm
+                .and_then(|i| c.fm_labels.get(i))
+                .is_some_and(|f| f.fm == *code),
+            Filter::Rule(r) => {
+                l.prevented_by_rule.as_deref() == Some(r.as_str())
+                    || l.decidable_verdicts
+                        .as_ref()
+                        .or(l.checks.as_ref().map(|c| &c.decidable))
+                        .and_then(|m| m.get(r))
+                        .is_some_and(|v| v == "violation")
+            }
+            Filter::Cdf(b) => l.correct_despite_fail.and_then(bin_of) == Some(*b),
+            Filter::Hint(b) => l.schema_hint_would_help.and_then(bin_of) == Some(*b),
+        }
+    }
+}
+
+/// The histogram bin of a probability, computed exactly as `failures::histogram` with 20
+/// bins on [0, 1] (divide by the width: `0.15 / 0.05` is bin 2 there, not 3).
+pub fn bin_of(v: f64) -> Option<usize> {
+    let width = 1.0 / BINS as f64;
+    (0.0..=1.0)
+        .contains(&v)
+        .then(|| (((v - 0.0) / width) as usize).min(BINS - 1))
+}

@@ -1,0 +1,109 @@
+//! Picking a cell when none is open: corpus and model selects and a question search
+//! (text or trace id), showing at most [`MAX_MATCHES`] questions.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_core::bundle::Bundle;
+
+use crate::state::UrlState;
+
+/// Questions listed at most.
+pub const MAX_MATCHES: usize = 20;
+
+/// The chooser.
+#[component]
+pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
+    let state = UrlState::use_context();
+    let body = StoredValue::new(bundle.clone());
+    let corpora: Vec<String> = bundle.body.corpora.iter().map(|c| c.name.clone()).collect();
+    let first = state
+        .with_untracked(|s| s.corpus.clone())
+        .filter(|c| corpora.contains(c))
+        .or_else(|| corpora.first().cloned())
+        .unwrap_or_default();
+    let corpus = RwSignal::new(first);
+    let models = Memo::new(move |_| {
+        let c = corpus.get();
+        body.with_value(|b| {
+            b.body
+                .corpus(&c)
+                .map(|c| c.models.clone())
+                .unwrap_or_default()
+        })
+    });
+    let start_model = state
+        .with_untracked(|s| s.cell_model.clone())
+        .filter(|m| models.with_untracked(|ms| ms.contains(m)))
+        .or_else(|| models.with_untracked(|ms| ms.first().cloned()));
+    let model = RwSignal::new(start_model.unwrap_or_default());
+    Effect::new(move |_| {
+        let ms = models.get();
+        if !ms.contains(&model.get_untracked()) {
+            model.set(ms.first().cloned().unwrap_or_default());
+        }
+    });
+    let search = RwSignal::new(String::new());
+    let matches = Memo::new(move |_| {
+        let (c, m, q) = (corpus.get(), model.get(), search.get().to_lowercase());
+        body.with_value(|b| {
+            let Some(corpus) = b.body.corpus(&c) else {
+                return Vec::new();
+            };
+            corpus
+                .results
+                .iter()
+                .filter(|r| r.candidates.get(&m).is_some_and(Option::is_some))
+                .map(|r| {
+                    let text = corpus
+                        .question(&r.trace_id)
+                        .map(|q| q.nl_question.clone())
+                        .or_else(|| r.nl_question.clone())
+                        .unwrap_or_default();
+                    (r.trace_id.clone(), text)
+                })
+                .filter(|(t, text)| {
+                    q.is_empty()
+                        || t.to_lowercase().contains(&q)
+                        || text.to_lowercase().contains(&q)
+                })
+                .take(MAX_MATCHES)
+                .collect::<Vec<_>>()
+        })
+    });
+    let open = move |trace: String| {
+        let (c, m) = (corpus.get_untracked(), model.get_untracked());
+        state.push(|s| {
+            s.open_cell(&c, &m, &trace, "");
+            s.from = None;
+        });
+    };
+    view! {
+        <div class="trajectory-chooser" data-testid="trajectory-chooser">
+            <label>"Corpus "
+                <select on:change=move |ev| corpus.set(event_target_value(&ev)) prop:value=move || corpus.get()>
+                    {corpora.into_iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>" Model "
+                <select data-testid="chooser-model" on:change=move |ev| model.set(event_target_value(&ev))
+                    prop:value=move || model.get()>
+                    {move || models.get().into_iter().map(|m| view! { <option value=m.clone()>{m.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+            <label>" Question "
+                <input type="search" placeholder="text or trace id" prop:value=move || search.get()
+                    on:input=move |ev| search.set(event_target_value(&ev)) />
+            </label>
+            <ul class="chooser-matches">
+                {move || matches.get().into_iter().map(|(trace, text)| {
+                    let label = if text.is_empty() { trace.clone() } else { text };
+                    let t = trace.clone();
+                    view! {
+                        <li><button class="link" data-trace=trace on:click=move |_| open(t.clone())>{label}</button></li>
+                    }
+                }).collect_view()}
+            </ul>
+        </div>
+    }
+}

@@ -1,0 +1,430 @@
+//! The failures view: exact counts in `data-value`s from a hand-made bundle, a clicked
+//! sub-mode filters the list (and the URL), the threshold moves `cdf:above` exactly, the
+//! list is virtualised, hostile strings stay text, a row opens its trajectory; and on the
+//! sample bundle every count equals `runlens metrics --json`.
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_core::bundle::{
+    Bundle, BundleBody, Corpus, FailureLabel, FmLabel, Provenance, Question,
+};
+use runlens_web::data::decode_bundle;
+use runlens_web::pages::FailuresView;
+use runlens_web::pages::failures::filters::{Filter, bin_of};
+use runlens_web::pages::failures::list::{ROW_HEIGHT, list_csv, window};
+use runlens_web::pages::failures::rows::all_rows;
+use runlens_web::state::{Tab, UrlState, ViewState, encode_query};
+use serde_json::json;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const HOSTILE_Q: &str = "MRR of <img src=x onerror=alert(1)> & co";
+const HOSTILE_SUB: &str = "<script>alert(2)</script>";
+
+fn label(v: serde_json::Value) -> FailureLabel {
+    serde_json::from_value(v).unwrap()
+}
+
+fn question(id: &str, text: &str) -> Question {
+    Question {
+        trace_id: id.into(),
+        nl_question: text.into(),
+        ..Default::default()
+    }
+}
+
+fn fm(model: &str, trace: &str, code: &str) -> FmLabel {
+    FmLabel {
+        trace_id: trace.into(),
+        model: model.into(),
+        fm: code.into(),
+        ..Default::default()
+    }
+}
+
+/// dev: 5 labels (m1 ×2, m2 ×3); other: 1 label.
+fn bundle() -> Bundle {
+    let dev = Corpus {
+        name: "dev".into(),
+        questions: vec![
+            question("q1", HOSTILE_Q),
+            question("q2", "How many accounts?"),
+            question("q3", "Revenue by month"),
+            question("q4", "Churn"),
+        ],
+        failure_labels: vec![
+            label(
+                json!({"trace_id": "q1", "model": "m1", "sub_mode": "wrong_identifier",
+                "sub_mode_confidence": 0.9, "correct_despite_fail": 0.70, "schema_hint_would_help": 0.8,
+                "prevented_by_rule": "crm_join",
+                "decidable_verdicts": {"reference_date": "violation", "output_column_naming": "n/a"}}),
+            ),
+            label(
+                json!({"trace_id": "q2", "model": "m1", "sub_mode": "wrong_identifier",
+                "sub_mode_confidence": 0.5, "correct_despite_fail": 0.10, "schema_hint_would_help": 0.15,
+                "prevented_by_rule": "none",
+                "decidable_verdicts": {"reference_date": "ok", "output_column_naming": "n/a"}}),
+            ),
+            label(
+                json!({"trace_id": "q1", "model": "m2", "sub_mode": "stopped_early",
+                "sub_mode_confidence": 0.8, "correct_despite_fail": 0.66, "prevented_by_rule": "none"}),
+            ),
+            label(
+                json!({"trace_id": "q3", "model": "m2", "sub_mode": "correct_but_judged_fail",
+                "sub_mode_confidence": 0.95, "correct_despite_fail": 0.95, "prevented_by_rule": "none"}),
+            ),
+            label(json!({"trace_id": "q4", "model": "m2", "sub_mode": HOSTILE_SUB})),
+        ],
+        fm_labels: vec![
+            fm("m1", "q1", "FM3"),
+            fm("m2", "q1", "FM1"),
+            fm("m2", "q3", "FM?"),
+        ],
+        ..Default::default()
+    };
+    let other = Corpus {
+        name: "other".into(),
+        failure_labels: vec![label(
+            json!({"trace_id": "z1", "model": "m1", "sub_mode": "wrong_join",
+            "sub_mode_confidence": 0.7, "correct_despite_fail": 0.3}),
+        )],
+        ..Default::default()
+    };
+    let body = BundleBody {
+        synthetic: true,
+        corpora: vec![dev, other],
+        ..Default::default()
+    };
+    Bundle::new(Provenance::default(), body)
+}
+
+fn mount(bundle: impl Into<Arc<Bundle>>, state: ViewState) -> (web_sys::HtmlElement, UrlState) {
+    let host = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    let host: web_sys::HtmlElement = host.unchecked_into();
+    let st = UrlState::detached(state);
+    let b: Arc<Bundle> = bundle.into();
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(st);
+        view! { <FailuresView bundle=b.clone() /> }
+    }));
+    (host, st)
+}
+
+fn dev_state() -> ViewState {
+    ViewState {
+        tab: Tab::Failures,
+        corpus: Some("dev".into()),
+        ..ViewState::default()
+    }
+}
+
+fn metric(host: &web_sys::HtmlElement, name: &str) -> Option<f64> {
+    let el = host
+        .query_selector(&format!("[data-metric=\"{name}\"]"))
+        .unwrap()?;
+    el.get_attribute("data-value")?.parse().ok()
+}
+
+fn list_traces(host: &web_sys::HtmlElement) -> Vec<String> {
+    let rows = host.query_selector_all(".fail-row[data-trace]").unwrap();
+    (0..rows.length())
+        .filter_map(|i| rows.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .map(|e| {
+            format!(
+                "{}/{}",
+                e.get_attribute("data-model").unwrap(),
+                e.get_attribute("data-trace").unwrap()
+            )
+        })
+        .collect()
+}
+
+fn click(host: &web_sys::HtmlElement, selector: &str) {
+    host.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"))
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+}
+
+#[wasm_bindgen_test]
+async fn counts_are_exact_under_corpus_and_confidence_filters() {
+    let (host, st) = mount(bundle(), dev_state());
+    leptos::task::tick().await;
+    // dev: 5 labels.
+    assert_eq!(metric(&host, "failures:count"), Some(5.0));
+    assert_eq!(metric(&host, "sub_mode:wrong_identifier"), Some(2.0));
+    assert_eq!(metric(&host, "sub_mode:stopped_early"), Some(1.0));
+    assert_eq!(metric(&host, "sub_mode:wrong_join"), Some(0.0));
+    assert_eq!(metric(&host, &format!("sub_mode:{HOSTILE_SUB}")), Some(1.0));
+    assert_eq!(metric(&host, "family:entity_resolution"), Some(2.0));
+    assert_eq!(metric(&host, "family:(none)"), Some(1.0));
+    assert_eq!(metric(&host, "fm_bucket:FM3 wrong data"), Some(2.0));
+    assert_eq!(metric(&host, "fm_bucket:FM1 no attempt"), Some(1.0));
+    // correct_but_judged_fail + the unknown sub-mode.
+    assert_eq!(metric(&host, "fm_bucket:not a model failure"), Some(2.0));
+    // cdf ≥ 0.65: 0.70, 0.66, 0.95.
+    assert_eq!(metric(&host, "cdf:above"), Some(3.0));
+    // Rule blame: crm_join 1, none 3 (the hostile row has no rule).
+    assert_eq!(metric(&host, "rule:crm_join"), Some(1.0));
+    assert_eq!(metric(&host, "rule:none"), Some(3.0));
+    assert_eq!(metric(&host, "violation:reference_date"), Some(1.0));
+    assert_eq!(metric(&host, "failures:listed"), Some(5.0));
+    // The FM heatmap is drawn (dev has FM labels).
+    assert!(host.query_selector("#fail-fm").unwrap().is_some());
+
+    // All corpora: + other's wrong_join.
+    st.push(|s| s.corpus = None);
+    leptos::task::tick().await;
+    assert_eq!(metric(&host, "failures:count"), Some(6.0));
+    assert_eq!(metric(&host, "sub_mode:wrong_join"), Some(1.0));
+    // Confidence 0.6..1: 0.9, 0.8, 0.95 (dev) and 0.7 (other); the missing one drops out.
+    st.push(|s| s.conf_min = 0.6);
+    leptos::task::tick().await;
+    assert_eq!(metric(&host, "failures:count"), Some(4.0));
+    assert_eq!(metric(&host, "sub_mode:wrong_identifier"), Some(1.0));
+    // Model m2 only: stopped_early (0.8) and correct_but_judged_fail (0.95).
+    st.push(|s| s.models = vec!["m2".into()]);
+    leptos::task::tick().await;
+    assert_eq!(metric(&host, "failures:count"), Some(2.0));
+    assert_eq!(metric(&host, "family:process"), Some(1.0));
+    assert_eq!(metric(&host, "family:grading"), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_sub_mode_filters_the_list_and_the_url() {
+    let (host, st) = mount(bundle(), dev_state());
+    leptos::task::tick().await;
+    assert_eq!(list_traces(&host).len(), 5);
+    click(
+        &host,
+        "[data-testid='fail-sub-modes-items'] button[data-filter='sub_mode:wrong_identifier']",
+    );
+    leptos::task::tick().await;
+    assert_eq!(
+        st.with_untracked(|s| s.filter.clone()).as_deref(),
+        Some("sub_mode:wrong_identifier")
+    );
+    let query = st.with_untracked(encode_query);
+    assert!(query.contains("f=sub_mode"), "{query}");
+    assert_eq!(list_traces(&host), vec!["m1/q1", "m1/q2"]);
+    assert_eq!(metric(&host, "failures:listed"), Some(2.0));
+    // Headline counts stay those of the base filter.
+    assert_eq!(metric(&host, "failures:count"), Some(5.0));
+    let chip = host
+        .query_selector("[data-testid='filter-chip']")
+        .unwrap()
+        .unwrap();
+    assert!(
+        chip.text_content()
+            .unwrap()
+            .contains("sub_mode:wrong_identifier")
+    );
+    // The button is pressed.
+    let pressed = host
+        .query_selector("button[data-filter='sub_mode:wrong_identifier']")
+        .unwrap()
+        .unwrap()
+        .get_attribute("aria-pressed");
+    assert_eq!(pressed.as_deref(), Some("true"));
+    // A rule row: crm_join (blamed) matches q1 of m1 only.
+    click(
+        &host,
+        "[data-testid='rule-blame'] button[data-filter='rule:crm_join']",
+    );
+    leptos::task::tick().await;
+    assert_eq!(list_traces(&host), vec!["m1/q1"]);
+    // A cdf bin: 0.66 / 0.05 = 13.2 and 0.70 / 0.05 = 13.999… (floating point) are both
+    // in bin 13, as in the core histogram.
+    assert_eq!((bin_of(0.66), bin_of(0.70)), (Some(13), Some(13)));
+    click(
+        &host,
+        "[data-testid='fail-cdf-items'] button[data-filter='cdf:13']",
+    );
+    leptos::task::tick().await;
+    assert_eq!(list_traces(&host), vec!["m1/q1", "m2/q1"]);
+    // Clearing the chip restores every row.
+    click(&host, "[data-testid='filter-chip'] button");
+    leptos::task::tick().await;
+    assert_eq!(st.with_untracked(|s| s.filter.clone()), None);
+    assert_eq!(list_traces(&host).len(), 5);
+}
+
+#[wasm_bindgen_test]
+async fn moving_the_threshold_changes_cdf_above_exactly() {
+    let (host, st) = mount(bundle(), dev_state());
+    leptos::task::tick().await;
+    let slider: web_sys::HtmlInputElement = host
+        .query_selector("[data-testid='ct-slider']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    slider.set_value("0.67");
+    slider
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    // ≥ 0.67: 0.70 and 0.95.
+    assert_eq!(st.with_untracked(|s| s.cdf_threshold), 0.67);
+    assert_eq!(metric(&host, "cdf:above"), Some(2.0));
+    slider.set_value("0.96");
+    slider
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(metric(&host, "cdf:above"), Some(0.0));
+    slider.set_value("0.1");
+    slider
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    // ≥ 0.1: 0.70, 0.10, 0.66, 0.95 (the hostile row has none).
+    assert_eq!(metric(&host, "cdf:above"), Some(4.0));
+    assert!(st.with_untracked(encode_query).contains("ct=0.1"));
+}
+
+#[wasm_bindgen_test]
+async fn hostile_strings_render_as_text_and_a_row_opens_its_trajectory() {
+    let (host, st) = mount(bundle(), dev_state());
+    leptos::task::tick().await;
+    let text = host.text_content().unwrap();
+    assert!(text.contains(HOSTILE_Q), "question shown verbatim");
+    assert!(text.contains(HOSTILE_SUB), "sub-mode shown verbatim");
+    assert!(host.query_selector("img").unwrap().is_none());
+    assert!(host.query_selector("script").unwrap().is_none());
+    click(&host, ".fail-row[data-trace='q3'] button.open");
+    leptos::task::tick().await;
+    st.with_untracked(|s| {
+        assert_eq!(s.tab, Tab::Trajectory);
+        assert_eq!(s.corpus.as_deref(), Some("dev"));
+        assert_eq!(s.cell_model.as_deref(), Some("m2"));
+        assert_eq!(s.trace.as_deref(), Some("q3"));
+        assert_eq!(s.from.as_deref(), Some("failures"));
+    });
+}
+
+#[wasm_bindgen_test]
+fn filters_parse_and_match_as_documented() {
+    let b = bundle();
+    let rows = all_rows(&b);
+    let n = |f: &str| {
+        let f = Filter::parse(f).unwrap();
+        rows.iter().filter(|r| f.matches(&b, r)).count()
+    };
+    assert_eq!(n("family:entity_resolution"), 2);
+    assert_eq!(n("bucket:not a model failure"), 2);
+    // FM labels join by model and trace: m1/q1 FM3, m2/q1 FM1; FM? matches nothing.
+    assert_eq!(n("fm:FM3"), 1);
+    assert_eq!(n("fm:FM1"), 1);
+    assert_eq!(n("fm:FM2"), 0);
+    // rule:reference_date = the decidable violation of m1/q1.
+    assert_eq!(n("rule:reference_date"), 1);
+    assert_eq!(n("rule:none"), 3);
+    // 0.15 lands in bin 2 (as the core histogram: 0.15 / 0.05 < 3).
+    assert_eq!(bin_of(0.15), Some(2));
+    assert_eq!(bin_of(1.0), Some(19));
+    assert_eq!(bin_of(1.5), None);
+    assert_eq!(n("hint:2"), 1);
+    assert_eq!(Filter::parse("cdf:20"), None);
+    assert_eq!(Filter::parse("colour:red"), None);
+    // The CSV names every column and escapes the hostile question as a plain cell.
+    let csv = list_csv(&b, &rows);
+    assert!(csv.starts_with("corpus,model,trace_id,question,sub_mode,family,fm_bucket,"));
+    assert_eq!(csv.lines().count(), 1 + 6);
+    assert!(csv.contains(HOSTILE_Q));
+}
+
+/// 5,000 labels: only the visible rows plus a margin are in the DOM, scrolled or not.
+#[wasm_bindgen_test]
+async fn the_list_is_virtualised() {
+    let labels: Vec<FailureLabel> = (0..5000)
+        .map(|i| label(json!({"trace_id": format!("t{i}"), "model": "m", "sub_mode": "tool_loop"})))
+        .collect();
+    let body = BundleBody {
+        corpora: vec![Corpus {
+            name: "big".into(),
+            failure_labels: labels,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let (host, _) = mount(
+        Bundle::new(Provenance::default(), body),
+        ViewState::default(),
+    );
+    leptos::task::tick().await;
+    assert_eq!(metric(&host, "failures:listed"), Some(5000.0));
+    let (s, e) = window(0, 5000);
+    // 14 visible + 1 partial + 8 below.
+    assert_eq!((s, e), (0, 23));
+    assert_eq!(list_traces(&host).len(), 23);
+    let scroller: web_sys::HtmlElement = host
+        .query_selector("[data-testid='failure-scroll']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    scroller.set_scroll_top((1000 * ROW_HEIGHT) as i32);
+    scroller
+        .dispatch_event(&web_sys::Event::new("scroll").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    let traces = list_traces(&host);
+    // Row 1000 is visible, with 8 rows of margin above: the first rendered is t992.
+    assert_eq!(traces.first().map(String::as_str), Some("m/t992"));
+    assert!(traces.contains(&"m/t1000".to_owned()));
+    // 8 above + 476 / 34 = 14 visible + 1 partial + 8 below = 31 of 5,000.
+    assert_eq!(traces.len(), 31);
+    assert_eq!(traces.last().map(String::as_str), Some("m/t1022"));
+    // The spacers keep the full scroll height: 5,000 rows × 34 px.
+    assert_eq!(scroller.scroll_height(), (5000 * ROW_HEIGHT) as i32);
+}
+
+const SAMPLE: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/public/bundles/article.json.gz"
+));
+const NATIVE_DEV: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/target/sample-metrics/text2sqlbench-synthetic-dev.json"
+));
+
+/// Every sub-mode, family and bucket count, and cdf ≥ 0.65, equal `runlens metrics --json`.
+#[wasm_bindgen_test]
+async fn sample_counts_equal_the_cli() {
+    let bundle = decode_bundle("article.json.gz", SAMPLE).unwrap();
+    let state = ViewState {
+        corpus: Some("text2sqlbench-synthetic-dev".into()),
+        ..dev_state()
+    };
+    let (host, _) = mount(bundle, state);
+    leptos::task::tick().await;
+    let native: serde_json::Value = serde_json::from_str(NATIVE_DEV).unwrap();
+    let f = &native["failures"];
+    assert_eq!(metric(&host, "failures:count"), f["n"].as_f64());
+    let mut checked = 0;
+    for (kind, key) in [
+        ("sub_mode", "sub_mode"),
+        ("family", "family"),
+        ("fm_bucket", "fm_bucket"),
+    ] {
+        for (name, count) in f[key].as_object().unwrap() {
+            assert_eq!(
+                metric(&host, &format!("{kind}:{name}")),
+                count.as_f64(),
+                "{kind}:{name}"
+            );
+            checked += 1;
+        }
+    }
+    // 16 sub-modes + 7 families + 7 buckets.
+    assert_eq!(checked, 30);
+    assert_eq!(
+        metric(&host, "cdf:above"),
+        f["correct_despite_fail_at_least"]["0.65"].as_f64()
+    );
+}

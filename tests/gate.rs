@@ -1,0 +1,250 @@
+//! Browser tests of the gate view: exact counts from hand-made rows, choosing a model lists
+//! exactly its fired cells, a corpus without rows says so, and the sample's values equal
+//! `runlens metrics --json` (target/sample-metrics, written natively by scripts/test.sh).
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_core::bundle::{Bundle, BundleBody, Corpus, GateRow, Outcome, Provenance};
+use runlens_core::metrics::gate::gate_group;
+use runlens_web::data::decode_bundle;
+use runlens_web::pages::GateView;
+use runlens_web::state::{UrlState, ViewState};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SAMPLE: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/public/bundles/article.json.gz"
+));
+const NATIVE_DEV: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/target/sample-metrics/text2sqlbench-synthetic-dev.json"
+));
+const NATIVE_BOARD: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/target/sample-metrics/text2sqlbench-synthetic.json"
+));
+
+fn gate(model: &str, trace: &str, fired: u32, base: &str, gated: &str) -> GateRow {
+    GateRow {
+        trace_id: trace.into(),
+        model: model.into(),
+        fired: Some(fired),
+        baseline_outcome: Some(Outcome::from_str_lossless(base)),
+        gated_outcome: Some(Outcome::from_str_lossless(gated)),
+        ..GateRow::default()
+    }
+}
+
+fn bundle() -> Arc<Bundle> {
+    let dev = Corpus {
+        name: "dev".into(),
+        gate_rows: vec![
+            gate("m-a", "q1", 1, "fail", "pass"), // recovered, fired
+            gate("m-a", "q2", 1, "pass", "fail"), // regressed, fired
+            gate("m-a", "q3", 0, "tie", "pass"),  // recovered, not fired
+            gate("m-a", "q4", 1, "fail", "fail"),
+            gate("m-b", "q1", 0, "pass", "pass"),
+            gate("m-b", "q2", 1, "error", "pass"), // error → pass: not "recovered" (summary rule)
+        ],
+        ..Corpus::default()
+    };
+    let empty = Corpus {
+        name: "board".into(),
+        ..Corpus::default()
+    };
+    let body = BundleBody {
+        corpora: vec![dev, empty],
+        ..BundleBody::default()
+    };
+    Arc::new(Bundle::new(Provenance::default(), body))
+}
+
+struct Mounted {
+    host: web_sys::HtmlElement,
+    state: Rc<RefCell<Option<UrlState>>>,
+    _handle: Box<dyn std::any::Any>,
+}
+
+fn mount(bundle: Arc<Bundle>, state: ViewState) -> Mounted {
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let cell = Rc::new(RefCell::new(None));
+    let sink = cell.clone();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        let s = UrlState::detached(state.clone());
+        *sink.borrow_mut() = Some(s);
+        provide_context(s);
+        view! { <GateView bundle=bundle.clone() /> }.into_any()
+    });
+    Mounted {
+        host,
+        state: cell,
+        _handle: Box::new(handle),
+    }
+}
+
+fn metric(host: &web_sys::HtmlElement, name: &str) -> f64 {
+    host.query_selector(&format!("[data-metric='{name}']"))
+        .unwrap()
+        .unwrap_or_else(|| panic!("no metric {name}"))
+        .get_attribute("data-value")
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
+    let m = mount(bundle(), ViewState::default());
+    leptos::task::tick().await;
+    let h = &m.host;
+    // m-a: 4 cells; fired q1 q2 q4 = 3; recovered q1 (fail→pass) + q3 (tie→pass) = 2;
+    // regressed q2 = 1; baseline pass 1 (q2), gated pass 2 (q1, q3): net (2 − 1) / 4 = 0.25.
+    assert_eq!(metric(h, "gate:m-a:fired"), 3.0);
+    assert_eq!(metric(h, "gate:m-a:recovered"), 2.0);
+    assert_eq!(metric(h, "gate:m-a:regressed"), 1.0);
+    assert_eq!(metric(h, "gate:m-a:net"), 0.25);
+    // m-b: 2 cells; fired 1 (q2); error→pass is not recovered; net (2 − 1) / 2 = 0.5.
+    assert_eq!(metric(h, "gate:m-b:fired"), 1.0);
+    assert_eq!(metric(h, "gate:m-b:recovered"), 0.0);
+    assert_eq!(metric(h, "gate:m-b:regressed"), 0.0);
+    assert_eq!(metric(h, "gate:m-b:net"), 0.5);
+    // Pooled: 6 cells, 4 fired, net (4 − 2) / 6.
+    assert_eq!(metric(h, "gate:(all):fired"), 4.0);
+    assert_eq!(metric(h, "gate:(all):net"), 4.0 / 6.0 - 2.0 / 6.0);
+    // Intervals arrive after first paint, with the CLI's 10,000 resamples and seed 42.
+    let root = h
+        .query_selector("[data-testid='gate-view']")
+        .unwrap()
+        .unwrap();
+    for _ in 0..200 {
+        if root.get_attribute("data-ci-ready").as_deref() == Some("true") {
+            break;
+        }
+        sleep(10).await;
+    }
+    assert_eq!(root.get_attribute("data-ci-ready").as_deref(), Some("true"));
+    let b = bundle();
+    let rows: Vec<&GateRow> = b.body.corpora[0]
+        .gate_rows
+        .iter()
+        .filter(|r| r.model == "m-a")
+        .collect();
+    let ci = gate_group("m-a", &rows, 10_000, 42).net_ci.unwrap();
+    let row_text = h
+        .query_selector("tr[data-model='m-a']")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    let shown = format!("[{:.4}, {:.4}]", ci.lo, ci.hi);
+    assert!(row_text.contains(&shown), "{row_text} lacks {shown}");
+    // Clicking m-a sets gmodel and lists exactly its fired cells, in file order.
+    h.query_selector("tr[data-model='m-a'] [data-testid='gate-model']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+    leptos::task::tick().await;
+    let gmodel = m
+        .state
+        .borrow()
+        .unwrap()
+        .with_untracked(|s| s.gate_model.clone());
+    assert_eq!(gmodel.as_deref(), Some("m-a"));
+    let list = h
+        .query_selector_all("[data-testid='gate-fired'] tr[data-trace]")
+        .unwrap();
+    let traces: Vec<String> = (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| {
+            n.unchecked_into::<web_sys::Element>()
+                .get_attribute("data-trace")
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(traces, ["q1", "q2", "q4"]);
+    // Opening one goes to its trajectory, walking the gate list.
+    h.query_selector("[data-testid='gate-open']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+    leptos::task::tick().await;
+    let s = m.state.borrow().unwrap().with_untracked(|s| s.clone());
+    assert_eq!(
+        (
+            s.cell_model.as_deref(),
+            s.trace.as_deref(),
+            s.from.as_deref()
+        ),
+        (Some("m-a"), Some("q1"), Some("gate"))
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_corpus_without_gate_rows_says_so() {
+    let m = mount(
+        bundle(),
+        ViewState {
+            corpus: Some("board".into()),
+            ..ViewState::default()
+        },
+    );
+    leptos::task::tick().await;
+    let text = m
+        .host
+        .query_selector("[data-testid='gate-empty']")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(text.starts_with("Corpus board has no gate rows"), "{text}");
+    assert!(m.host.query_selector("[data-metric]").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_sample_equals_the_cli_json() {
+    let bundle = decode_bundle("article.json.gz", SAMPLE).unwrap();
+    for (name, native) in [
+        ("text2sqlbench-synthetic-dev", NATIVE_DEV),
+        ("text2sqlbench-synthetic", NATIVE_BOARD),
+    ] {
+        let json: serde_json::Value = serde_json::from_str(native).unwrap();
+        let groups = json["gate"].as_array().unwrap();
+        assert!(groups.len() > 1, "{name}: the sample has gate rows");
+        let m = mount(
+            bundle.clone(),
+            ViewState {
+                corpus: Some(name.into()),
+                ..ViewState::default()
+            },
+        );
+        leptos::task::tick().await;
+        for g in groups {
+            let model = g["model"].as_str().unwrap();
+            for key in ["recovered", "regressed", "fired", "net"] {
+                let want = g[key].as_f64().unwrap();
+                let got = metric(&m.host, &format!("gate:{model}:{key}"));
+                assert_eq!(got, want, "{name} {model} {key}");
+            }
+        }
+    }
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = JsFuture::from(promise).await;
+}
