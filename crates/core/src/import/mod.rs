@@ -110,9 +110,10 @@ pub struct FailedImport {
 pub fn import_files_keeping_warnings(
     files: &[InputFile],
     opts: &ImportOptions,
-) -> Result<Imported, FailedImport> {
+) -> Result<Imported, Box<FailedImport>> {
     let mut warnings = Vec::new();
-    import_into(files, opts, &mut warnings).map_err(|error| FailedImport { error, warnings })
+    import_into(files, opts, &mut warnings)
+        .map_err(|error| Box::new(FailedImport { error, warnings }))
 }
 
 fn import_into(
