@@ -8,9 +8,8 @@ mod curves_table;
 mod question_panel;
 mod question_table;
 
-use std::cell::RefCell;
 use std::collections::HashSet;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_charts::{
@@ -94,33 +93,6 @@ fn pooled(corpora: &[&Corpus]) -> Corpus {
     }
 }
 
-thread_local! {
-    /// The pooled corpus of the last bundle shown: remounting the view (a tab switch) reuses
-    /// it instead of cloning every ranking row again.
-    static POOLED: RefCell<Option<(Weak<Bundle>, Arc<Corpus>)>> = const { RefCell::new(None) };
-}
-
-/// The pooled corpus of `bundle` (built on first use, then kept while the bundle lives).
-fn pooled_for(bundle: &Arc<Bundle>) -> Arc<Corpus> {
-    POOLED.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if let Some((b, c)) = slot.as_ref()
-            && b.upgrade().is_some_and(|b| Arc::ptr_eq(&b, bundle))
-        {
-            return c.clone();
-        }
-        let with_rows: Vec<&Corpus> = bundle
-            .body
-            .corpora
-            .iter()
-            .filter(|c| !c.rankings.is_empty())
-            .collect();
-        let c = Arc::new(pooled(&with_rows));
-        *slot = Some((Arc::downgrade(bundle), c.clone()));
-        c
-    })
-}
-
 /// The table-ranking view.
 #[component]
 pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
@@ -141,6 +113,7 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         .into_any();
     }
     let names: Vec<String> = with_rows.iter().map(|c| c.name.clone()).collect();
+    let all = StoredValue::new(pooled(&with_rows));
     let k_limit = with_rows
         .iter()
         .flat_map(|c| c.rankings.iter().map(|r| r.ranked.len()))
@@ -177,14 +150,14 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
     let gold_rule = Memo::new(move |_| options.with(|o| o.gold_rule));
     let inputs = Memo::new(move |_| {
         let rule = gold_rule.get();
-        with_corpus(body, corpus_name.get(), |b, c| {
+        with_corpus(body, all, corpus_name.get(), |b, c| {
             Arc::new(RetrievalInputs::new(&b.body, c, rule))
         })
     });
     let section = Memo::new(move |_| {
         let opts = options.get();
         let inputs = inputs.get()?;
-        with_corpus(body, corpus_name.get(), |b, c| {
+        with_corpus(body, all, corpus_name.get(), |b, c| {
             retrieval_section_with(&b.body, c, &inputs, &opts)
         })
     });
@@ -198,7 +171,7 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         let Some(inputs) = inputs.get() else {
             return Vec::new();
         };
-        with_corpus(body, corpus_name.get(), |_, c| {
+        with_corpus(body, all, corpus_name.get(), |_, c| {
             question_rows_with(c, &inputs, &opts)
         })
         .unwrap_or_default()
@@ -247,12 +220,13 @@ fn question_cells(b: &Bundle, corpus: Option<&str>, trace: &str) -> Vec<(String,
 /// Runs `f` on the corpus named `name` (or the pooled corpus for `None`).
 fn with_corpus<T>(
     body: StoredValue<Arc<Bundle>>,
+    all: StoredValue<Corpus>,
     name: Option<String>,
     f: impl FnOnce(&Bundle, &Corpus) -> T,
 ) -> Option<T> {
     body.with_value(|b| match name {
         Some(n) => b.body.corpora.iter().find(|c| c.name == n).map(|c| f(b, c)),
-        None => Some(f(b, &pooled_for(b))),
+        None => all.with_value(|c| Some(f(b, c))),
     })
 }
 
