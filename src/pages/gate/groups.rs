@@ -1,12 +1,14 @@
-//! Gate groups for the view: counts at once (cheap), bootstrap intervals afterwards, one
-//! group per turn of the event loop, with the CLI's defaults (10,000 resamples, seed 42)
+//! Gate groups for the view: counts at once (cheap), bootstrap intervals afterwards, in steps
+//! of about [`STEP_DRAWS`] drawn values per turn of the event loop, with the CLI's defaults (10,000 resamples, seed 42)
 //! so every number equals `runlens metrics --json`'s `gate` section.
 
 use std::collections::HashMap;
 
 use runlens_core::bundle::GateRow;
-use runlens_core::metrics::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
-use runlens_core::metrics::gate::{GateGroup, OVER_EXPLORING_TURNS, gate_counts, gate_group};
+use runlens_core::metrics::bootstrap::{BootstrapRun, DEFAULT_RESAMPLES, DEFAULT_SEED};
+use runlens_core::metrics::gate::{
+    GateGroup, OVER_EXPLORING_TURNS, gate_counts, gate_diffs, gate_group,
+};
 
 /// The pooled group's name (as in the CLI JSON).
 pub const ALL: &str = "(all)";
@@ -51,4 +53,19 @@ pub fn counts_only(rows: &[GateRow], model: &str, idx: &[usize]) -> GateGroup {
 /// The full group (counts and intervals) with the CLI's default resamples and seed.
 pub fn full(rows: &[GateRow], model: &str, idx: &[usize]) -> GateGroup {
     gate_group(model, &pick(rows, idx), DEFAULT_RESAMPLES, DEFAULT_SEED)
+}
+
+/// Values drawn per step of a bootstrap run (a few ms in the release wasm build).
+pub const STEP_DRAWS: usize = 1 << 20;
+
+/// The group's three interval runs (net, turn delta, output-token delta) with the CLI's
+/// defaults; `finish`ed, they equal [`full`]'s intervals.
+pub fn interval_runs(rows: &[GateRow], idx: &[usize]) -> [Option<BootstrapRun>; 3] {
+    let (pass, turns, tokens) = gate_diffs(&pick(rows, idx));
+    [pass, turns, tokens].map(|d| BootstrapRun::new(d, DEFAULT_RESAMPLES, DEFAULT_SEED))
+}
+
+/// Resamples per step for a run over `n` observations: `STEP_DRAWS / n`, at least 1.
+pub fn resamples_per_step(n: usize) -> usize {
+    (STEP_DRAWS / n.max(1)).max(1)
 }

@@ -95,15 +95,32 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
     {
         let (rows, grouping, alive) = (rows.clone(), grouping.clone(), alive.clone());
         spawn_local(async move {
-            for (i, (m, idx)) in grouping.iter().enumerate() {
+            for (i, (_, idx)) in grouping.iter().enumerate() {
                 yield_now().await;
                 if !alive.load(std::sync::atomic::Ordering::Relaxed) {
                     return;
                 }
-                let g = full(&rows, m, idx);
+                let mut cis = Vec::with_capacity(3);
+                for run in groups::interval_runs(&rows, idx) {
+                    let Some(mut run) = run else {
+                        cis.push(None);
+                        continue;
+                    };
+                    let per_step = groups::resamples_per_step(run.len());
+                    while !run.step(per_step) {
+                        yield_now().await;
+                        if !alive.load(std::sync::atomic::Ordering::Relaxed) {
+                            return;
+                        }
+                    }
+                    cis.push(run.finish());
+                }
+                let [net, turns, tokens] = <[_; 3]>::try_from(cis).unwrap_or([None, None, None]);
                 groups.try_update(|v| {
                     if let Some(slot) = v.get_mut(i) {
-                        *slot = g;
+                        slot.net_ci = net;
+                        slot.turn_delta_ci = turns;
+                        slot.output_token_delta_ci = tokens;
                     }
                 });
             }

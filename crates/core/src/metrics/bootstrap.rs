@@ -71,20 +71,68 @@ pub struct BootstrapCi {
 /// ## Example
 /// `diffs = [1, 1, 1]` → estimate 1, interval `[1, 1]` whatever the seed.
 pub fn paired_bootstrap_ci(diffs: &[f64], resamples: usize, seed: u64) -> Option<BootstrapCi> {
-    let estimate = mean(diffs)?;
-    let n = diffs.len();
-    let mut rng = SplitMix64::new(seed);
-    let means: Vec<f64> = (0..resamples.max(1))
-        .map(|_| resample_mean(diffs, &mut rng))
-        .collect();
-    Some(BootstrapCi {
-        estimate,
-        lo: quantile_linear(&means, 0.025)?,
-        hi: quantile_linear(&means, 0.975)?,
-        n,
-        resamples: means.len(),
-        seed,
-    })
+    BootstrapRun::new(diffs.to_vec(), resamples, seed)?.finish()
+}
+
+/// [`paired_bootstrap_ci`] in steps, so a page can spread it over several tasks: draws the
+/// same resamples from the same stream, so `finish` gives the same interval.
+#[derive(Debug, Clone)]
+pub struct BootstrapRun {
+    diffs: Vec<f64>,
+    estimate: f64,
+    rng: SplitMix64,
+    means: Vec<f64>,
+    resamples: usize,
+    seed: u64,
+}
+
+impl BootstrapRun {
+    /// A run over `diffs`; `None` for an empty input (as [`paired_bootstrap_ci`]).
+    pub fn new(diffs: Vec<f64>, resamples: usize, seed: u64) -> Option<Self> {
+        let estimate = mean(&diffs)?;
+        let resamples = resamples.max(1);
+        Some(Self {
+            diffs,
+            estimate,
+            rng: SplitMix64::new(seed),
+            means: Vec::with_capacity(resamples),
+            resamples,
+            seed,
+        })
+    }
+
+    /// Number of paired observations (each resample draws this many).
+    pub fn len(&self) -> usize {
+        self.diffs.len()
+    }
+
+    /// Always false: a run has at least one observation.
+    pub fn is_empty(&self) -> bool {
+        self.diffs.is_empty()
+    }
+
+    /// Draws up to `max` more resamples; `true` once all are drawn.
+    pub fn step(&mut self, max: usize) -> bool {
+        let todo = (self.resamples - self.means.len()).min(max);
+        for _ in 0..todo {
+            let m = resample_mean(&self.diffs, &mut self.rng);
+            self.means.push(m);
+        }
+        self.means.len() >= self.resamples
+    }
+
+    /// Draws what is left and returns the interval.
+    pub fn finish(mut self) -> Option<BootstrapCi> {
+        self.step(usize::MAX);
+        Some(BootstrapCi {
+            estimate: self.estimate,
+            lo: quantile_linear(&self.means, 0.025)?,
+            hi: quantile_linear(&self.means, 0.975)?,
+            n: self.diffs.len(),
+            resamples: self.means.len(),
+            seed: self.seed,
+        })
+    }
 }
 
 /// The mean of one resample of `values` with replacement. Indices come from
@@ -153,5 +201,21 @@ mod tests {
         let c = paired_bootstrap_ci(&[1.0, 1.0, 1.0], 100, 1).unwrap();
         assert_eq!((c.lo, c.hi), (1.0, 1.0));
         assert_eq!(paired_bootstrap_ci(&[], 10, 1), None);
+    }
+
+    #[test]
+    fn a_run_in_steps_equals_the_one_shot_interval() {
+        let diffs: Vec<f64> = (0..37).map(|i| f64::from(i % 5) - 2.0).collect();
+        let whole = paired_bootstrap_ci(&diffs, 1000, 42).unwrap();
+        let mut run = BootstrapRun::new(diffs.clone(), 1000, 42).unwrap();
+        // 1000 resamples in steps of 7: 142 partial steps, the 143rd completes (143 × 7 ≥ 1000).
+        let mut steps = 1;
+        while !run.step(7) {
+            steps += 1;
+        }
+        assert_eq!(steps, 143);
+        assert_eq!(run.finish().unwrap(), whole);
+        assert_eq!(whole.resamples, 1000);
+        assert!(BootstrapRun::new(Vec::new(), 10, 1).is_none());
     }
 }

@@ -76,7 +76,7 @@ fn chain(row: &GateRow) -> bool {
 }
 
 /// Per-row paired differences: strict pass, turns (fired rows), output tokens (fired rows).
-fn diffs(rows: &[&GateRow]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+pub fn gate_diffs(rows: &[&GateRow]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let pass = rows
         .iter()
         .map(|r| {
@@ -112,7 +112,7 @@ pub fn gate_counts(rows: &[&GateRow]) -> GateCounts {
         |r: &GateRow| recoverable(r.baseline_outcome.as_ref()) && is_pass(r.gated_outcome.as_ref());
     let reg =
         |r: &GateRow| is_pass(r.baseline_outcome.as_ref()) && recoverable(r.gated_outcome.as_ref());
-    let (_, turns, tokens) = diffs(rows);
+    let (_, turns, tokens) = gate_diffs(rows);
     let baseline_pass = count(&|r| is_pass(r.baseline_outcome.as_ref()));
     let gated_pass = count(&|r| is_pass(r.gated_outcome.as_ref()));
     GateCounts {
@@ -171,7 +171,7 @@ pub fn gate_group(model: &str, rows: &[&GateRow], resamples: usize, seed: u64) -
     let (over, rest): (Vec<&GateRow>, Vec<&GateRow>) = rows
         .iter()
         .partition(|r| r.baseline_turns.is_some_and(|t| t >= OVER_EXPLORING_TURNS));
-    let (pass, turns, tokens) = diffs(rows);
+    let (pass, turns, tokens) = gate_diffs(rows);
     GateGroup {
         model: model.to_string(),
         counts: gate_counts(rows),
