@@ -1,8 +1,8 @@
 //! A `<canvas>` that draws a chart with `runlens-charts` whenever the chart changes.
 
+use crate::components::text_measure::MeasuringCanvas;
 use leptos::{html::Canvas, prelude::*};
 use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 pub use runlens_charts::AnyChart;
 use runlens_charts::{AnyLayout, draw_any};
 
@@ -42,7 +42,7 @@ pub fn ChartCanvas(
         if el.height() != h {
             el.set_height(h);
         }
-        let outcome = CanvasBackend::with_canvas_object(el)
+        let outcome = MeasuringCanvas::new(el)
             .ok_or_else(|| "this browser gave no 2D drawing context".to_owned())
             .and_then(|backend| {
                 let root = backend.into_drawing_area();

@@ -12,6 +12,7 @@ pub mod load_progress;
 pub mod metric;
 pub mod open_bundle;
 pub mod tab_bar;
+pub mod text_measure;
 
 pub use bundle_loader::{BundleLoader, RenderLoaded};
 pub use caption::{BundleInfo, caption};
