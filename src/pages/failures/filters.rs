@@ -2,7 +2,7 @@
 //! base filter (corpus, models, confidence range) and the `correct_despite_fail` threshold.
 
 use runlens_core::bundle::Bundle;
-use runlens_core::metrics::failures::{MISSING, NO_FAMILY};
+use runlens_core::metrics::failures::{MISSING, NO_FAMILY, histogram_bin};
 use runlens_core::metrics::taxonomy::{bucket_of, family_of};
 
 use super::rows::{BINS, FailRow};
@@ -83,11 +83,8 @@ impl Filter {
     }
 }
 
-/// The histogram bin of a probability, computed exactly as `failures::histogram` with 20
-/// bins on [0, 1] (divide by the width: `0.15 / 0.05` is bin 2 there, not 3).
+/// The histogram bin of a probability: core's `failures::histogram_bin` with 20 bins on
+/// [0, 1], the bins the charts count in.
 pub fn bin_of(v: f64) -> Option<usize> {
-    let width = 1.0 / BINS as f64;
-    (0.0..=1.0)
-        .contains(&v)
-        .then(|| (((v - 0.0) / width) as usize).min(BINS - 1))
+    histogram_bin(v, BINS, 0.0, 1.0)
 }

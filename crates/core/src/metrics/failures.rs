@@ -104,16 +104,26 @@ pub fn histogram<I: IntoIterator<Item = Option<f64>>>(
     if bins == 0 || hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater) {
         return counts;
     }
-    let width = (hi - lo) / bins as f64;
-    for v in values
+    for i in values
         .into_iter()
         .flatten()
-        .filter(|v| (lo..=hi).contains(v))
+        .filter_map(|v| histogram_bin(v, bins, lo, hi))
     {
-        let i = (((v - lo) / width) as usize).min(bins - 1);
         counts[i] += 1;
     }
     counts
+}
+
+/// The bin of `v` in [`histogram`] with the same `bins`, `lo`, `hi` (divide by the width:
+/// `0.15 / 0.05` falls in bin 2, not 3); `None` for values it leaves out.
+pub fn histogram_bin(v: f64, bins: usize, lo: f64, hi: f64) -> Option<usize> {
+    if bins == 0 || hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater) {
+        return None;
+    }
+    let width = (hi - lo) / bins as f64;
+    (lo..=hi)
+        .contains(&v)
+        .then(|| (((v - lo) / width) as usize).min(bins - 1))
 }
 
 /// Semantic-rule blame, as the report ranks it.
