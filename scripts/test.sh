@@ -5,7 +5,10 @@ cd "$(dirname "$0")/.."
 source scripts/env.sh
 step() { printf '\n== %s (%s)\n' "$*" "$(date +%T)"; }
 WASM=(--target wasm32-unknown-unknown)
-BIN="$PWD/${CARGO_TARGET_DIR:-target}/debug/runlens"
+# Cargo's target directory, absolute (CARGO_TARGET_DIR may be relative or absolute).
+TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+[[ "$TARGET_DIR" = /* ]] || TARGET_DIR="$PWD/$TARGET_DIR"
+BIN="$TARGET_DIR/debug/runlens"
 
 step "format"
 cargo fmt --all --check
@@ -39,7 +42,7 @@ trunk build --release --offline
 
 step "round trip synth → export → validate for both presets (native build)"
 cargo build --profile native -p runlens-cli --locked
-NATIVE_BIN="$PWD/${CARGO_TARGET_DIR:-target}/native/runlens"
+NATIVE_BIN="$TARGET_DIR/native/runlens"
 scripts/roundtrip.sh "$NATIVE_BIN" article
 scripts/roundtrip.sh "$NATIVE_BIN" large
 
