@@ -13,7 +13,7 @@ BIN="$TARGET_DIR/debug/runlens"
 step "format"
 cargo fmt --all --check
 
-# The sample and its native metrics come first: the wasm tests include them (tests/sample.rs).
+# The sample and its native metrics come first: the wasm tests include them (tests/app/sample_files.rs).
 step "sample bundle and its native metrics"
 cargo build -p runlens-cli --locked
 scripts/sample.sh "$BIN"

@@ -1,5 +1,5 @@
 //! The hand-made failure, the expected request, a fake Jev and DOM helpers for
-//! tests/relabel.rs.
+//! tests/app/relabel.rs.
 
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex};

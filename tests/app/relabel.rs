@@ -1,11 +1,8 @@
 //! Re-labelling (issue 7): the exact harness request, the panel against a fake Jev, Apply and
 //! the overrides file (export, import, `ov=` links). Headless Chromium.
-#![cfg(target_arch = "wasm32")]
 
-mod relabel_fixture;
-
+use crate::relabel_fixture::*;
 use leptos::prelude::*;
-use relabel_fixture::*;
 use runlens_core::overrides::{OverridesFile, request_hash};
 use runlens_web::pages::relabel::draft::RequestDraft;
 use runlens_web::pages::relabel::failed_cell::build_label_request;
@@ -14,8 +11,6 @@ use runlens_web::state::{
     MAX_LINK_CHARS, ViewState, decode_overrides, encode_overrides, link_value, storage_key,
 };
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 #[wasm_bindgen_test]
 fn the_built_request_is_the_harness_request_exactly() {

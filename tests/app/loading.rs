@@ -1,7 +1,6 @@
 //! Browser tests of loading: the chunked hand-over of the loader worker, the progress bar,
 //! the open controls, and BundleLoader's main-thread fallback (the test page has no worker
 //! script, so it also proves the fallback).
-#![cfg(target_arch = "wasm32")]
 
 use std::sync::{Arc, Mutex};
 
@@ -16,8 +15,6 @@ use runlens_web::loader::split::{self, Assembler, ChunkKey, Part};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn cell(n: usize) -> Cell {
     Cell {

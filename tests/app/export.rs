@@ -1,5 +1,4 @@
 //! Browser tests of the export buttons and the download helpers (headless Chromium).
-#![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -10,8 +9,6 @@ use runlens_web::components::ExportButtons;
 use runlens_web::export::{ExportError, download_canvas_png, download_text, safe_filename};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn chart() -> AnyChart {
     AnyChart::KStar(KStarChart {

@@ -2,10 +2,10 @@
 //! sub-mode filters the list (and the URL), the threshold moves `cdf:above` exactly, the
 //! list is virtualised, hostile strings stay text, a row opens its trajectory; and on the
 //! sample bundle every count equals `runlens metrics --json`.
-#![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
 
+use crate::sample_files::{NATIVE_DEV, SAMPLE};
 use leptos::prelude::*;
 use runlens_core::bundle::{
     Bundle, BundleBody, Corpus, FailureLabel, FmLabel, Provenance, Question,
@@ -19,8 +19,6 @@ use runlens_web::state::{Tab, UrlState, ViewState, encode_query};
 use serde_json::json;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const HOSTILE_Q: &str = "MRR of <img src=x onerror=alert(1)> & co";
 const HOSTILE_SUB: &str = "<script>alert(2)</script>";
@@ -383,15 +381,6 @@ async fn the_list_is_virtualised() {
     // The spacers keep the full scroll height: 5,000 rows × 34 px.
     assert_eq!(scroller.scroll_height(), (5000 * ROW_HEIGHT) as i32);
 }
-
-const SAMPLE: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/public/bundles/article.json.gz"
-));
-const NATIVE_DEV: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/target/sample-metrics/text2sqlbench-synthetic-dev.json"
-));
 
 /// Every sub-mode, family and bucket count, and cdf ≥ 0.65, equal `runlens metrics --json`.
 #[wasm_bindgen_test]

@@ -1,6 +1,5 @@
 //! Browser tests of the judge audit queue: order and count, keyboard decisions and live
 //! counts, the localStorage round trip, the JSON export and import errors.
-#![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,8 +18,6 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn cell(outcome: &str) -> Option<Cell> {
     Some(Cell {

@@ -1,5 +1,4 @@
 //! Browser tests of the app's components (headless Chromium via wasm-bindgen-test-runner).
-#![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
 
@@ -10,8 +9,6 @@ use runlens_web::pages::Overview;
 use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn row(trace_id: &str, ranked: &[&str], gold: &[&str]) -> RankingRow {
     RankingRow {

@@ -1,12 +1,12 @@
 //! Browser tests of the gate view: exact counts from hand-made rows, choosing a model lists
 //! exactly its fired cells, a corpus without rows says so, and the sample's values equal
 //! `runlens metrics --json` (target/sample-metrics, written natively by scripts/test.sh).
-#![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
+use crate::sample_files::{NATIVE_BOARD, NATIVE_DEV, SAMPLE};
 use leptos::prelude::*;
 use runlens_core::bundle::{Bundle, BundleBody, Corpus, GateRow, Outcome, Provenance};
 use runlens_core::metrics::gate::gate_group;
@@ -16,21 +16,6 @@ use runlens_web::state::{UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
-
-const SAMPLE: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/public/bundles/article.json.gz"
-));
-const NATIVE_DEV: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/target/sample-metrics/text2sqlbench-synthetic-dev.json"
-));
-const NATIVE_BOARD: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/target/sample-metrics/text2sqlbench-synthetic.json"
-));
 
 fn gate(model: &str, trace: &str, fired: u32, base: &str, gated: &str) -> GateRow {
     GateRow {

@@ -1,6 +1,5 @@
 //! The URL state: query encoding round trips, defaults stay out of links, hand-edited links
 //! never break the page, and the tab bar / sort headers / sliders change the state.
-#![cfg(target_arch = "wasm32")]
 
 use leptos::prelude::*;
 use runlens_core::metrics::gold_tables::GoldRule;
@@ -8,8 +7,6 @@ use runlens_web::components::{TabBar, hash_disagrees};
 use runlens_web::state::{Sort, Tab, UrlState, ViewState, decode_query, encode_query};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn full_state() -> ViewState {
     ViewState {

@@ -1,26 +1,12 @@
 //! The exported synthetic sample, decoded in the browser by the same core code as the CLI,
 //! gives bit-identical metrics to `runlens metrics --json` run natively (scripts/test.sh
 //! writes the sample and the native reports before this test is compiled).
-#![cfg(target_arch = "wasm32")]
 
+use crate::sample_files::{NATIVE_BOARD, NATIVE_DEV, SAMPLE};
 use runlens_core::metrics::report::{ReportOptions, metrics_report};
 use runlens_web::data::decode_bundle;
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-const SAMPLE: &[u8] = include_bytes!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/public/bundles/article.json.gz"
-));
-const NATIVE_DEV: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/target/sample-metrics/text2sqlbench-synthetic-dev.json"
-));
-const NATIVE_BOARD: &str = include_str!(concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/target/sample-metrics/text2sqlbench-synthetic.json"
-));
 /// Must equal `--resamples` in scripts/test.sh (10,000 would only slow the debug build down).
 const RESAMPLES: usize = 1000;
 

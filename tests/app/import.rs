@@ -1,12 +1,9 @@
 //! The harness importer runs in the browser: the same hand-written harness corpus the native
 //! tests use (crates/core/tests/data/import, see import_harness.rs) imports in WASM with the
 //! same results.
-#![cfg(target_arch = "wasm32")]
 
 use runlens_core::import::{ImportOptions, InputFile, import_files};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 macro_rules! input {
     ($rel:literal) => {

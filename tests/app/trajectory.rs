@@ -1,6 +1,5 @@
 //! Browser tests of the trajectory viewer (headless Chromium via wasm-bindgen-test-runner),
 //! on a hand-made bundle full of hostile strings that must show as text and never run.
-#![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
 
@@ -13,8 +12,6 @@ use runlens_web::pages::{RankingView, TrajectoryView};
 use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 const HOSTILE: &str = "<img src=x onerror=alert(1)>";
 

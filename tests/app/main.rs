@@ -1,0 +1,22 @@
+//! Browser tests of the app (headless Chromium via wasm-bindgen-test-runner), one test binary
+//! for all of them: each `tests/*.rs` would link the whole app into its own wasm file (a
+//! cold `make test` then wrote ~1 GB of test binaries for this crate alone).
+#![cfg(target_arch = "wasm32")]
+
+use wasm_bindgen_test::wasm_bindgen_test_configure;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+mod audit;
+mod export;
+mod failures;
+mod gate;
+mod import;
+mod loading;
+mod relabel;
+mod relabel_fixture;
+mod sample;
+mod sample_files;
+mod state;
+mod trajectory;
+mod web;
