@@ -230,6 +230,26 @@ async fn clicking_a_sub_mode_filters_the_list_and_the_url() {
         .unwrap()
         .get_attribute("aria-pressed");
     assert_eq!(pressed.as_deref(), Some("true"));
+    // A segment of the per-model profile lists that model's rows of the family only; a
+    // heatmap cell that model's rows of the FM code (m2/q1 has FM1).
+    click(
+        &host,
+        "[data-testid='fail-profile-items'] button[data-filter='family:process|model:m2']",
+    );
+    leptos::task::tick().await;
+    assert_eq!(list_traces(&host), vec!["m2/q1"]);
+    click(
+        &host,
+        "[data-testid='fail-fm-items'] button[data-filter='fm:FM1|model:m2']",
+    );
+    leptos::task::tick().await;
+    assert_eq!(list_traces(&host), vec!["m2/q1"]);
+    click(
+        &host,
+        "[data-testid='fail-fm-items'] button[data-filter='fm:FM1|model:m1']",
+    );
+    leptos::task::tick().await;
+    assert_eq!(list_traces(&host), Vec::<String>::new());
     // A rule row: crm_join (blamed) matches q1 of m1 only.
     click(
         &host,
@@ -320,6 +340,12 @@ fn filters_parse_and_match_as_documented() {
     assert_eq!(n("fm:FM3"), 1);
     assert_eq!(n("fm:FM1"), 1);
     assert_eq!(n("fm:FM2"), 0);
+    // A profile segment or heatmap cell is one model's: both entity_resolution rows are m1's.
+    assert_eq!(n("family:entity_resolution|model:m1"), 2);
+    assert_eq!(n("family:entity_resolution|model:m2"), 0);
+    assert_eq!(n("fm:FM1|model:m2"), 1);
+    assert_eq!(n("fm:FM1|model:m1"), 0);
+    assert_eq!(Filter::parse("colour:red|model:m1"), None);
     // rule:reference_date = the decidable violation of m1/q1.
     assert_eq!(n("rule:reference_date"), 1);
     assert_eq!(n("rule:none"), 3);

@@ -9,6 +9,7 @@ use runlens_core::metrics::failures::NO_FAMILY;
 use runlens_core::metrics::fm_shares::FM_CODES;
 use runlens_core::metrics::taxonomy::{FAMILIES, FmBucket, bucket_of};
 
+use super::filters::MODEL_SEP;
 use super::rows::{BINS, Summary};
 
 /// One chart element as a button: its hit-box `(row, col)`, text, filter and number.
@@ -151,7 +152,7 @@ pub fn profile_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
                     items.push(ChartItem {
                         hit: Some((i, j)),
                         label: format!("{model} · {f}"),
-                        filter: format!("family:{f}"),
+                        filter: format!("family:{f}{MODEL_SEP}{model}"),
                         metric: None,
                         value: 100.0 * *n as f64 / c.n.max(1) as f64,
                     });
@@ -187,7 +188,7 @@ pub fn fm_chart(s: &Summary, theme: Theme) -> Option<(AnyChart, Vec<ChartItem>)>
             items.push(ChartItem {
                 hit: Some((i, j)),
                 label: format!("{} · {code}", r.model),
-                filter: format!("fm:{code}"),
+                filter: format!("fm:{code}{MODEL_SEP}{}", r.model),
                 metric: None,
                 value: r.percent[j],
             });

@@ -25,11 +25,26 @@ pub enum Filter {
     Cdf(usize),
     /// `hint:<bin>`: `schema_hint_would_help` in histogram bin `bin`.
     Hint(usize),
+    /// `<filter>|model:<key>`: an element of one model's row (a segment of the per-model
+    /// profile, a cell of the FM heatmap): `filter` among that model's failures.
+    InModel(Box<Filter>, String),
 }
 
+/// Joins an element filter and the model of its row: `family:process|model:gpt-4.1`.
+pub const MODEL_SEP: &str = "|model:";
+
 impl Filter {
-    /// Parses `kind:value`; `None` for an unknown kind or a bad bin.
+    /// Parses `kind:value` or `kind:value|model:<key>`; `None` for an unknown kind or a bad
+    /// bin.
     pub fn parse(f: &str) -> Option<Filter> {
+        if let Some((element, model)) = f.split_once(MODEL_SEP) {
+            let element = Self::parse_element(element)?;
+            return Some(Filter::InModel(Box::new(element), model.to_owned()));
+        }
+        Self::parse_element(f)
+    }
+
+    fn parse_element(f: &str) -> Option<Filter> {
         let (kind, value) = f.split_once(':')?;
         let v = value.to_owned();
         let bin = || value.parse::<usize>().ok().filter(|b| *b < BINS);
@@ -79,6 +94,7 @@ impl Filter {
             }
             Filter::Cdf(b) => l.correct_despite_fail.and_then(bin_of) == Some(*b),
             Filter::Hint(b) => l.schema_hint_would_help.and_then(bin_of) == Some(*b),
+            Filter::InModel(element, model) => l.model == *model && element.matches(bundle, row),
         }
     }
 }
