@@ -198,8 +198,20 @@ pub async fn cell_detail(
     model: &str,
     trace_id: &str,
 ) -> Result<Option<Cell>, LoadError> {
+    Ok(full_detail(corpus, model, trace_id).await?.cell)
+}
+
+/// Everything a stripped page bundle lacks about one cell: the full cell and its FM label's
+/// reason, from the bundle loaded last.
+pub async fn full_detail(
+    corpus: &str,
+    model: &str,
+    trace_id: &str,
+) -> Result<CellDetail, LoadError> {
     loader::detail::cell_detail(corpus, model, trace_id).await
 }
+
+pub use loader::detail::CellDetail;
 
 /// Downloads and decodes the bundle at `url` on the main thread (the fallback of [`load`]).
 pub async fn load_bundle(url: String) -> Result<Loaded, LoadError> {

@@ -54,6 +54,11 @@ test('a failed cell opens from its link, j/k walk the failures, g shows the diff
   if (votes.length > 0 && votes[0].reasoning) {
     assert.ok((await root.locator('li.vote').first().innerText()).includes(votes[0].reasoning));
   }
+  // The sample travels stripped (> 8 MB of JSON): the FM reason comes with the cell detail.
+  const fm = corpus.fm_labels.find((f) => f.model === first.model && f.trace_id === first.trace);
+  if (fm?.reason) {
+    await root.getByTestId('fm-label').getByText(fm.reason, { exact: false }).waitFor();
+  }
   assert.equal(await page.getByTestId('trajectory-position').innerText(), `1 / ${list.length}`);
   assert.equal(await root.locator('[data-run="candidate"] li.step').count(),
     Math.max(first.cell.sqls?.length ?? 0, first.cell.sql_results?.length ?? 0));

@@ -2,7 +2,8 @@
 //! worker that loaded it keeps the full bundle and answers `detail` requests.
 
 use js_sys::{Promise, Uint8Array};
-use runlens_core::bundle::Cell;
+use runlens_core::bundle::{Bundle, Cell};
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -10,22 +11,45 @@ use super::client::CURRENT;
 use super::protocol::{self, ToWorker};
 use crate::data::LoadError;
 
-/// One full cell of the current bundle (see [`crate::data::cell_detail`]).
+/// The text of one model × question that a stripped page bundle lacks.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct CellDetail {
+    /// The full cell (SQL results, final answer, judge reasoning); `None` when there is none.
+    pub cell: Option<Cell>,
+    /// The FM1–FM5 label's reason, when the cell has an FM label with one.
+    #[serde(default)]
+    pub fm_reason: Option<String>,
+}
+
+impl CellDetail {
+    /// The detail of `model` × `trace_id` in `corpus` of a full `bundle`.
+    pub fn of(bundle: &Bundle, corpus: &str, model: &str, trace_id: &str) -> CellDetail {
+        let Some(c) = bundle.body.corpus(corpus) else {
+            return CellDetail::default();
+        };
+        CellDetail {
+            cell: c.cell(trace_id, model).cloned(),
+            fm_reason: c
+                .fm_labels
+                .iter()
+                .find(|l| l.trace_id == trace_id && l.model == model)
+                .and_then(|l| l.reason.clone()),
+        }
+    }
+}
+
+/// The full text of one cell of the current bundle (see [`crate::data::cell_detail`]).
 pub async fn cell_detail(
     corpus: &str,
     model: &str,
     trace_id: &str,
-) -> Result<Option<Cell>, LoadError> {
+) -> Result<CellDetail, LoadError> {
     let none = || LoadError::Loader("no bundle is loaded".to_owned());
     let (worker, state) = CURRENT
         .with_borrow(|c| c.as_ref().map(|c| (c.worker.clone(), c.state.clone())))
         .ok_or_else(none)?;
     if let Some(bundle) = state.borrow().local.clone() {
-        return Ok(bundle
-            .body
-            .corpus(corpus)
-            .and_then(|c| c.cell(trace_id, model))
-            .cloned());
+        return Ok(CellDetail::of(&bundle, corpus, model, trace_id));
     }
     let worker = worker.ok_or_else(none)?;
     let id = {
@@ -56,5 +80,5 @@ pub async fn cell_detail(
         .map(|a| a.to_vec())
         .unwrap_or_default();
     serde_json::from_slice(&bytes)
-        .map_err(|e| LoadError::Loader(format!("loader: a malformed cell ({e})")))
+        .map_err(|e| LoadError::Loader(format!("loader: a malformed cell detail ({e})")))
 }

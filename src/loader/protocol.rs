@@ -71,7 +71,7 @@ pub enum FromWorker {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         warnings: Vec<Warning>,
     },
-    /// Answer to [`ToWorker::Detail`] (`body`: JSON of `Option<Cell>`).
+    /// Answer to [`ToWorker::Detail`] (`body`: JSON of a [`super::detail::CellDetail`]).
     Detail {
         /// The request id.
         id: u32,

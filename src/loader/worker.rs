@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use super::detail::CellDetail;
 use super::digest::verify_bundle_fast;
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
@@ -72,11 +73,11 @@ fn handle(ev: &MessageEvent) {
             trace_id,
         } => {
             let json = FULL.with_borrow(|full| {
-                let cell = full
+                let detail = full
                     .as_ref()
-                    .and_then(|b| b.body.corpus(&corpus))
-                    .and_then(|c| c.cell(&trace_id, &model));
-                serde_json::to_vec(&cell).unwrap_or_default()
+                    .map(|b| CellDetail::of(b, &corpus, &model, &trace_id))
+                    .unwrap_or_default();
+                serde_json::to_vec(&detail).unwrap_or_default()
             });
             post(&FromWorker::Detail { id }, Some(&json));
         }

@@ -9,7 +9,7 @@ use runlens_core::bundle::{
     Bundle, BundleBody, Cell, Corpus, FmLabel, Provenance, ResultRow, ResultScore, Vote,
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
-use runlens_web::data::{BundleRequest, Loaded, Phase, Progress};
+use runlens_web::data::{BundleRequest, CellDetail, Loaded, Phase, Progress};
 use runlens_web::loader::files::{import_paths, is_bundle_name};
 use runlens_web::loader::split::{self, Assembler, ChunkKey, Part};
 use wasm_bindgen::JsCast;
@@ -109,6 +109,19 @@ fn stripping_keeps_counts_sql_and_the_real_hash() {
     }
     expected.body.corpora[1].fm_labels[0].reason = Some(String::new());
     assert_eq!(view, expected);
+}
+
+#[wasm_bindgen_test]
+fn a_cell_detail_brings_the_text_stripping_removed() {
+    let b = bundle();
+    let d = CellDetail::of(&b, "b", "m1", "q1");
+    assert_eq!(d.cell.as_ref(), b.body.corpus("b").unwrap().cell("q1", "m1"));
+    assert_eq!(d.fm_reason.as_deref(), Some("long reason"));
+    // q2 has a cell but no FM label; m2 has no cell; corpus z does not exist.
+    let d = CellDetail::of(&b, "b", "m1", "q2");
+    assert_eq!((d.cell.map(|c| c.sqls.len()), d.fm_reason), (Some(2), None));
+    assert_eq!(CellDetail::of(&b, "b", "m2", "q1"), CellDetail::default());
+    assert_eq!(CellDetail::of(&b, "z", "m1", "q1"), CellDetail::default());
 }
 
 #[wasm_bindgen_test]

@@ -126,12 +126,24 @@ pub fn CellView(
         let (c, m, t) = (corpus.clone(), model.clone(), trace.clone());
         LocalResource::new(move || {
             let (c, m, t) = (c.clone(), m.clone(), t.clone());
-            async move { data::cell_detail(&c, &m, &t).await }
+            async move { data::full_detail(&c, &m, &t).await }
         })
     };
     let cell = Memo::new(move |_| match detail.get() {
-        Some(Ok(Some(full))) => full,
+        Some(Ok(data::CellDetail {
+            cell: Some(full), ..
+        })) => full,
         _ => page_cell.clone(),
+    });
+    // A stripped bundle has empty FM reasons: the detail brings the real one.
+    let fm = Memo::new(move |_| {
+        let mut fm = fm.clone();
+        if let (Some(f), Some(Ok(d))) = (fm.as_mut(), detail.get())
+            && d.fm_reason.is_some()
+        {
+            f.reason = d.fm_reason;
+        }
+        fm
     });
     let status = move || match detail.get() {
         None => Some("Loading the full trajectory…".to_owned()),
@@ -177,7 +189,7 @@ pub fn CellView(
             <RuleChecks rules=rules.clone() sqls=cell.sqls.clone() label=label.clone() />
             <JevLabel label=label.clone() />
             {relabel_slot(relabel())}
-            <FmLabelView label=fm.clone() />
+            {move || view! { <FmLabelView label=fm.get() /> }}
             <GateDetails row=gate.clone() />
         }
     };
