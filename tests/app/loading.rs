@@ -115,7 +115,10 @@ fn stripping_keeps_counts_sql_and_the_real_hash() {
 fn a_cell_detail_brings_the_text_stripping_removed() {
     let b = bundle();
     let d = CellDetail::of(&b, "b", "m1", "q1");
-    assert_eq!(d.cell.as_ref(), b.body.corpus("b").unwrap().cell("q1", "m1"));
+    assert_eq!(
+        d.cell.as_ref(),
+        b.body.corpus("b").unwrap().cell("q1", "m1")
+    );
     assert_eq!(d.fm_reason.as_deref(), Some("long reason"));
     // q2 has a cell but no FM label; m2 has no cell; corpus z does not exist.
     let d = CellDetail::of(&b, "b", "m1", "q2");

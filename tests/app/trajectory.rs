@@ -426,21 +426,26 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
             .unwrap()
             .is_none()
     );
-    // ? opens the help, Escape closes it.
+    // ? opens the help as a modal dialog (focus inside, the page inert), j does nothing
+    // while it is open, Escape closes it.
+    let help = || -> web_sys::HtmlDialogElement {
+        host.query_selector("dialog[data-testid='trajectory-help']")
+            .unwrap()
+            .unwrap()
+            .unchecked_into()
+    };
+    assert!(!help().open());
     press(&doc, "?");
     leptos::task::tick().await;
-    assert!(
-        host.query_selector("[data-testid='trajectory-help']")
-            .unwrap()
-            .is_some()
-    );
+    assert!(help().open());
+    assert!(help().matches(":modal").unwrap());
+    let before = attr(&host, root, "data-trajectory");
+    press(&doc, "j");
+    leptos::task::tick().await;
+    assert_eq!(attr(&host, root, "data-trajectory"), before);
     press(&doc, "Escape");
     leptos::task::tick().await;
-    assert!(
-        host.query_selector("[data-testid='trajectory-help']")
-            .unwrap()
-            .is_none()
-    );
+    assert!(!help().open());
     // Keys typed into a field are ignored.
     let input = document().create_element("input").unwrap();
     host.append_child(&input).unwrap();

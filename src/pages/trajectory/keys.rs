@@ -58,8 +58,22 @@ pub fn NavBar(
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let (help, set_help) = signal(false);
+    let dialog = NodeRef::<leptos::html::Dialog>::new();
+    Effect::new(move |_| {
+        let open = help.get();
+        let Some(d) = dialog.get() else { return };
+        if open && !d.open() {
+            let _ = d.show_modal();
+        } else if !open && d.open() {
+            d.close();
+        }
+    });
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
+            return;
+        }
+        // While the help is open the page behind it is inert: only its own keys work.
+        if help.get_untracked() && !matches!(ev.key().as_str(), "?" | "Escape") {
             return;
         }
         match ev.key().as_str() {
@@ -106,9 +120,10 @@ pub fn NavBar(
             </button>
             <button class="help-button" on:click=move |_| set_help.set(true)>"Keys (?)"</button>
         </nav>
-        <Show when=move || help.get()>
-            <div class="help-overlay" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts"
-                data-testid="trajectory-help">
+        // A modal <dialog>: the browser keeps focus inside it (the page behind is inert),
+        // closes it on Escape and gives focus back to where it was.
+        <dialog class="help-overlay" aria-label="Keyboard shortcuts" data-testid="trajectory-help"
+            node_ref=dialog on:close=move |_| set_help.set(false)>
                 <h3>"Keyboard"</h3>
                 <dl>
                     <dt><kbd>"j"</kbd></dt><dd>"next trajectory in the list"</dd>
@@ -118,7 +133,6 @@ pub fn NavBar(
                     <dt><kbd>"Esc"</kbd></dt><dd>"close this help"</dd>
                 </dl>
                 <button on:click=move |_| set_help.set(false)>"Close"</button>
-            </div>
-        </Show>
+        </dialog>
     }
 }
