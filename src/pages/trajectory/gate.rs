@@ -72,7 +72,8 @@ pub fn GateDetails(row: Option<GateRow>) -> impl IntoView {
                             <td>{num(g.gated_turns)}</td><td>{num(g.gated_latency)}</td><td>{tokens(&g.gated_usage)}</td></tr>
                     </tbody>
                 </table>
-                <p class="hint">"The gated arm's SQL is not in the bundle; its outcome and cost are above."
+                <p class="hint">"The harness's gate output (out/schema_retrieval_agent.jsonl) records the gated arm's "
+                    "outcome, turns, latency and usage, not its SQL or answer: the trajectory above is the baseline arm's."
                     " " <button class="link" on:click=open_gate>"Open this model in the gate view"</button></p>
             </section>
         }
