@@ -59,6 +59,11 @@ impl Current {
         let mut state = self.state.borrow_mut();
         state.on_done = None;
         state.asm = None;
+        // Detail requests the stopped worker will never answer resolve to `null` (an error
+        // for the caller) instead of waiting forever.
+        for (_, resolve) in state.pending.drain() {
+            let _ = resolve.call1(&JsValue::NULL, &JsValue::NULL);
+        }
     }
 }
 

@@ -75,6 +75,11 @@ pub async fn cell_detail(
     let answer = JsFuture::from(promise)
         .await
         .map_err(|_| LoadError::Loader("the loader did not answer".to_owned()))?;
+    if answer.is_null() {
+        return Err(LoadError::Loader(
+            "another bundle was opened before the trajectory arrived".to_owned(),
+        ));
+    }
     let bytes = answer
         .dyn_into::<Uint8Array>()
         .map(|a| a.to_vec())
