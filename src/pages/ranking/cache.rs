@@ -10,7 +10,9 @@ use runlens_core::bundle::{Bundle, Corpus};
 use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::question_rows::{QuestionRow, QuestionRowsRun};
 use runlens_core::metrics::report::ReportOptions;
-use runlens_core::metrics::report_retrieval::{RetrievalInputs, RetrievalInputsRun};
+use runlens_core::metrics::report_retrieval::{
+    RetrievalInputs, RetrievalInputsRun, RetrievalSection,
+};
 
 use crate::data::now_ms;
 
@@ -26,6 +28,9 @@ const STEP_ROWS: usize = 16;
 /// Time one task may compute before yielding, ms.
 const SLICE_MS: f64 = 30.0;
 
+/// Sections kept per bundle before the cache of sections is emptied.
+const MAX_SECTIONS: usize = 16;
+
 #[derive(Default)]
 struct Cache {
     /// `(content hash, address)` of the bundle the entries belong to.
@@ -33,6 +38,8 @@ struct Cache {
     pooled: Option<Arc<Corpus>>,
     inputs: HashMap<InputsKey, Arc<RetrievalInputs>>,
     rows: HashMap<(InputsKey, u64), Arc<Vec<QuestionRow>>>,
+    /// Sections per key, `k_max` and threshold bits.
+    sections: HashMap<(InputsKey, usize, u64), RetrievalSection>,
 }
 
 thread_local! {
@@ -97,6 +104,28 @@ pub fn cached_inputs(bundle: &Arc<Bundle>, key: &InputsKey) -> Option<Arc<Retrie
 /// Cached question rows of `key` at threshold `t`, if built.
 pub fn cached_rows(bundle: &Arc<Bundle>, key: &InputsKey, t: f64) -> Option<Arc<Vec<QuestionRow>>> {
     with_cache(bundle, |c| c.rows.get(&(key.clone(), t.to_bits())).cloned())
+}
+
+/// The cached section of `key` under `opts`, or `build()`'s (then cached).
+pub fn section(
+    bundle: &Arc<Bundle>,
+    key: &InputsKey,
+    opts: &ReportOptions,
+    build: impl FnOnce() -> Option<RetrievalSection>,
+) -> Option<RetrievalSection> {
+    let k = (key.clone(), opts.k_max, opts.confidence_threshold.to_bits());
+    if let Some(hit) = with_cache(bundle, |c| c.sections.get(&k).cloned()) {
+        return Some(hit);
+    }
+    let built = build()?;
+    with_cache(bundle, |c| {
+        // Moving the k or threshold slider makes a section per value: keep a few only.
+        if c.sections.len() >= MAX_SECTIONS {
+            c.sections.clear();
+        }
+        c.sections.insert(k, built.clone())
+    });
+    Some(built)
 }
 
 /// Whether the corpus is small enough to build at once (ranking rows × ranked tables).

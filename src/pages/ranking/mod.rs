@@ -151,12 +151,19 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         move || alive.store(false, Ordering::Relaxed)
     });
     let (inputs, rows) = builds(body, key, threshold, progress, alive);
+    // The section of the current key, k and threshold (cached per bundle); none while the
+    // inputs shown belong to another key.
     let section = Memo::new(move |_| {
         let opts = options.get();
         let inputs = inputs.get()?;
-        let name = key.with(|k| k.0.clone());
-        body.with_value(|b| {
-            cache::with_corpus(b, name.as_deref(), |c| {
+        let k = key.get();
+        let b = body.get_value();
+        let own = cache::cached_inputs(&b, &k).is_some_and(|c| Arc::ptr_eq(&c, &inputs));
+        if !own {
+            return None;
+        }
+        cache::section(&b, &k, &opts, || {
+            cache::with_corpus(&b, k.0.as_deref(), |c| {
                 retrieval_section_with(&b.body, c, &inputs, &opts)
             })
         })
