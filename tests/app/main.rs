@@ -13,6 +13,7 @@ mod failures;
 mod gate;
 mod import;
 mod loading;
+mod ranking;
 mod relabel;
 mod relabel_fixture;
 mod sample;

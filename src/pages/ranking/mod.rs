@@ -3,6 +3,7 @@
 //! recomputed by `runlens-core` (the code behind `runlens metrics`) whenever k, the
 //! threshold, the gold definition or the corpus changes.
 
+mod cache;
 mod controls;
 mod curves_table;
 mod question_panel;
@@ -10,8 +11,10 @@ mod question_table;
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use runlens_charts::{
     AnyLayout, CurveChart, CurveLayout, KStarChart, Marker, Palette, Series, Theme,
 };
@@ -19,7 +22,7 @@ use runlens_core::bundle::{Bundle, Corpus, RankingRow};
 use runlens_core::csv::to_csv;
 use runlens_core::metrics::curves::{QuestionRanking, RetrievalCurves};
 use runlens_core::metrics::gold_tables::GoldRule;
-use runlens_core::metrics::question_rows::question_rows_with;
+use runlens_core::metrics::question_rows::QuestionRow;
 use runlens_core::metrics::report::ReportOptions;
 use runlens_core::metrics::report_retrieval::{
     RetrievalInputs, RetrievalSection, retrieval_section_with,
@@ -29,6 +32,7 @@ use wasm_bindgen::JsCast;
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
 use crate::state::UrlState;
 use crate::theme::chart_theme;
+use cache::InputsKey;
 use controls::RankingControls;
 use curves_table::CurvesTable;
 use question_panel::QuestionPanel;
@@ -83,16 +87,6 @@ pub fn curve_chart(title: String, curves: &RetrievalCurves, theme: Theme) -> Cur
     }
 }
 
-/// Every corpus with ranking rows pooled into one (for the "all corpora" choice).
-fn pooled(corpora: &[&Corpus]) -> Corpus {
-    Corpus {
-        name: "all corpora".into(),
-        rankings: corpora.iter().flat_map(|c| c.rankings.clone()).collect(),
-        questions: corpora.iter().flat_map(|c| c.questions.clone()).collect(),
-        ..Default::default()
-    }
-}
-
 /// The table-ranking view.
 #[component]
 pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
@@ -113,7 +107,6 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         .into_any();
     }
     let names: Vec<String> = with_rows.iter().map(|c| c.name.clone()).collect();
-    let all = StoredValue::new(pooled(&with_rows));
     let k_limit = with_rows
         .iter()
         .flat_map(|c| c.rankings.iter().map(|r| r.ranked.len()))
@@ -146,45 +139,50 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         })
     });
     // Gold sets (the SQL parsing) depend only on the corpus and the gold rule; k and the
-    // threshold reuse them, so moving a slider recomputes without parsing.
+    // threshold reuse them. They and the question rows are cached per bundle (cache.rs) and,
+    // on large corpora, built in slices that yield to the browser.
     let gold_rule = Memo::new(move |_| options.with(|o| o.gold_rule));
-    let inputs = Memo::new(move |_| {
-        let rule = gold_rule.get();
-        with_corpus(body, all, corpus_name.get(), |b, c| {
-            Arc::new(RetrievalInputs::new(&b.body, c, rule))
-        })
+    let threshold = Memo::new(move |_| options.with(|o| o.confidence_threshold));
+    let key = Memo::new(move |_| (corpus_name.get(), gold_rule.get()));
+    let progress = RwSignal::new(None::<(usize, usize)>);
+    let alive = Arc::new(AtomicBool::new(true));
+    on_cleanup({
+        let alive = alive.clone();
+        move || alive.store(false, Ordering::Relaxed)
     });
+    let (inputs, rows) = builds(body, key, threshold, progress, alive);
+    // The section of the current key, k and threshold (cached per bundle); none while the
+    // inputs shown belong to another key.
     let section = Memo::new(move |_| {
         let opts = options.get();
         let inputs = inputs.get()?;
-        with_corpus(body, all, corpus_name.get(), |b, c| {
-            retrieval_section_with(&b.body, c, &inputs, &opts)
+        let k = key.get();
+        let b = body.get_value();
+        let own = cache::cached_inputs(&b, &k).is_some_and(|c| Arc::ptr_eq(&c, &inputs));
+        if !own {
+            return None;
+        }
+        cache::section(&b, &k, &opts, || {
+            cache::with_corpus(&b, k.0.as_deref(), |c| {
+                retrieval_section_with(&b.body, c, &inputs, &opts)
+            })
         })
-    });
-    // Question rows do not depend on k: only the gold rule and the threshold re-run them.
-    let threshold = Memo::new(move |_| options.with(|o| o.confidence_threshold));
-    let rows = Memo::new(move |_| {
-        let opts = ReportOptions {
-            confidence_threshold: threshold.get(),
-            ..ReportOptions::default()
-        };
-        let Some(inputs) = inputs.get() else {
-            return Vec::new();
-        };
-        with_corpus(body, all, corpus_name.get(), |_, c| {
-            question_rows_with(c, &inputs, &opts)
-        })
-        .unwrap_or_default()
     });
     let corpora = with_rows.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
     let cells = Callback::new(move |trace: String| {
         let chosen = corpus_name.get_untracked();
         body.with_value(|b| question_cells(b, chosen.as_deref(), &trace))
     });
+    let rows = Signal::derive(move || rows.get());
     view! {
         <section class="ranking" data-testid="ranking-view">
             <h2>"Table ranking"</h2>
             <RankingControls corpora=corpora k_limit=k_limit parser_available=parser_available />
+            {move || progress.get().map(|(done, total)| view! {
+                <p class="notice" role="status" data-testid="ranking-progress">
+                    {format!("Computing the rankings… {done} of {total}")}
+                </p>
+            })}
             {move || section.get().map(|s| {
                 let label = corpus_name.get().unwrap_or_else(|| "all corpora".into());
                 view! { <SectionView section=s corpus=label /> }
@@ -217,17 +215,96 @@ fn question_cells(b: &Bundle, corpus: Option<&str>, trace: &str) -> Vec<(String,
     out
 }
 
-/// Runs `f` on the corpus named `name` (or the pooled corpus for `None`).
-fn with_corpus<T>(
+type InputsSignal = RwSignal<Option<Arc<RetrievalInputs>>>;
+type RowsSignal = RwSignal<Arc<Vec<QuestionRow>>>;
+
+/// The inputs and question rows of the current key and threshold: from the cache, built at
+/// once for small corpora, else built in slices (`progress` shows how far; a newer key or
+/// threshold, or leaving the view, abandons an older build).
+fn builds(
     body: StoredValue<Arc<Bundle>>,
-    all: StoredValue<Corpus>,
-    name: Option<String>,
-    f: impl FnOnce(&Bundle, &Corpus) -> T,
-) -> Option<T> {
-    body.with_value(|b| match name {
-        Some(n) => b.body.corpora.iter().find(|c| c.name == n).map(|c| f(b, c)),
-        None => all.with_value(|c| Some(f(b, c))),
-    })
+    key: Memo<InputsKey>,
+    threshold: Memo<f64>,
+    progress: RwSignal<Option<(usize, usize)>>,
+    alive: Arc<AtomicBool>,
+) -> (InputsSignal, RowsSignal) {
+    let inputs = RwSignal::new(None::<Arc<RetrievalInputs>>);
+    let rows = RwSignal::new(Arc::new(Vec::<QuestionRow>::new()));
+    let generation = Arc::new(AtomicUsize::new(0));
+    let small = move |k: &InputsKey| {
+        body.with_value(|b| cache::with_corpus(b, k.0.as_deref(), cache::is_small))
+            .unwrap_or(true)
+    };
+    // What `inputs` and `rows` hold now.
+    let loaded = StoredValue::new(None::<(InputsKey, f64)>);
+    let sync = move |k: &InputsKey, t: f64| {
+        let b = body.get_value();
+        if let Some(i) = cache::inputs_now(&b, k) {
+            rows.set(cache::rows_now(&b, k, &i, t));
+            inputs.set(Some(i));
+        }
+        loaded.set_value(Some((k.clone(), t)));
+        progress.set(None);
+    };
+    let ready = move |k: &InputsKey, t: f64| {
+        let b = body.get_value();
+        cache::cached_inputs(&b, k).is_some() && cache::cached_rows(&b, k, t).is_some()
+    };
+    // At mount: cached or small, at once (no empty first frame).
+    let (k0, t0) = (key.get_untracked(), threshold.get_untracked());
+    if ready(&k0, t0) || small(&k0) {
+        sync(&k0, t0);
+    }
+    Effect::new(move |_| {
+        let (k, t) = (key.get(), threshold.get());
+        let now = Some((k.clone(), t));
+        if loaded.with_value(|l| *l == now) {
+            return;
+        }
+        if ready(&k, t) || small(&k) {
+            generation.fetch_add(1, Ordering::Relaxed);
+            sync(&k, t);
+            return;
+        }
+        let b = body.get_value();
+        let mine = generation.fetch_add(1, Ordering::Relaxed) + 1;
+        let (generation, alive) = (generation.clone(), alive.clone());
+        let current =
+            move || alive.load(Ordering::Relaxed) && generation.load(Ordering::Relaxed) == mine;
+        if cache::cached_inputs(&b, &k).is_none() {
+            inputs.set(None);
+        }
+        progress.set(Some((0, 1)));
+        spawn_local(async move {
+            let report = |done, total| {
+                if current() {
+                    progress.set(Some((done, total)));
+                }
+            };
+            let Some(i) = cache::inputs_in_steps(b.clone(), k.clone(), &current, report).await
+            else {
+                return;
+            };
+            if !current() {
+                return;
+            }
+            inputs.set(Some(i.clone()));
+            let report = |done, total| {
+                if current() {
+                    progress.set(Some((done, total)));
+                }
+            };
+            let Some(r) = cache::rows_in_steps(b, k, i, t, &current, report).await else {
+                return;
+            };
+            if current() {
+                rows.set(r);
+                loaded.set_value(now);
+                progress.set(None);
+            }
+        });
+    });
+    (inputs, rows)
 }
 
 /// Headline numbers, curves (hover for exact values), their exact-value table and the k*

@@ -2,6 +2,8 @@
 //! marked — the published per-question figure — the high-confidence set and what the
 //! in-loop gate would use.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use runlens_core::metrics::gate_preview::gate_preview;
 use runlens_core::metrics::question_rows::QuestionRow;
@@ -22,7 +24,7 @@ pub type CellLink = (String, String, String);
 pub fn QuestionPanel(
     /// Every question row of the current corpus under the current gold rule and threshold.
     #[prop(into)]
-    rows: Signal<Vec<QuestionRow>>,
+    rows: Signal<Arc<Vec<QuestionRow>>>,
     /// The question's cells as `(corpus, model, outcome)`, each opening its trajectory.
     #[prop(optional)]
     cells: Option<Callback<String, Vec<CellLink>>>,

@@ -3,6 +3,8 @@
 
 use std::cmp::Ordering;
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use runlens_core::metrics::question_rows::QuestionRow;
 
@@ -89,12 +91,15 @@ pub fn matches(row: &QuestionRow, state: &ViewState) -> bool {
         && (!state.below5 || row.needs_below_rank_5)
 }
 
-/// The filtered rows in the order of `state.sort` (stable; default = ranking-file order).
-pub fn visible_rows(rows: &[QuestionRow], state: &ViewState) -> Vec<QuestionRow> {
-    let mut out: Vec<QuestionRow> = rows.iter().filter(|r| matches(r, state)).cloned().collect();
+/// Indices of the filtered rows in the order of `state.sort` (stable; default =
+/// ranking-file order). Indices, not copies: a row holds every ranked table's score.
+pub fn visible_rows(rows: &[QuestionRow], state: &ViewState) -> Vec<usize> {
+    let mut out: Vec<usize> = (0..rows.len())
+        .filter(|&i| matches(&rows[i], state))
+        .collect();
     if let Some(sort) = &state.sort {
-        out.sort_by(|a, b| {
-            let o = compare(a, b, &sort.column);
+        out.sort_by(|&a, &b| {
+            let o = compare(&rows[a], &rows[b], &sort.column);
             if sort.descending { o.reverse() } else { o }
         });
     }
@@ -102,10 +107,10 @@ pub fn visible_rows(rows: &[QuestionRow], state: &ViewState) -> Vec<QuestionRow>
 }
 
 /// The visible rows as CSV (every column, unrounded; gold tables `;`-separated).
-pub fn questions_csv(rows: &[QuestionRow]) -> String {
+pub fn questions_csv<'a>(rows: impl IntoIterator<Item = &'a QuestionRow>) -> String {
     let opt = |v: Option<usize>| v.map_or_else(String::new, |x| x.to_string());
     let body: Vec<Vec<String>> = rows
-        .iter()
+        .into_iter()
         .map(|r| {
             vec![
                 r.trace_id.clone(),
@@ -147,7 +152,7 @@ pub fn questions_csv(rows: &[QuestionRow]) -> String {
 pub fn QuestionTable(
     /// Every question row of the current corpus under the current gold rule.
     #[prop(into)]
-    rows: Signal<Vec<QuestionRow>>,
+    rows: Signal<Arc<Vec<QuestionRow>>>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let visible = Memo::new(move |_| state.with(|s| rows.with(|r| visible_rows(r, s))));
@@ -157,7 +162,7 @@ pub fn QuestionTable(
         c.dedup();
         c
     });
-    let total = move || rows.with(Vec::len);
+    let total = move || rows.with(|r| r.len());
     view! {
         <section class="question-table" data-testid="question-table">
             <h3>"Questions"</h3>
@@ -190,14 +195,15 @@ pub fn QuestionTable(
                 <span class="hint" data-testid="question-count">
                     {move || format!("{} of {} questions", visible.with(Vec::len), total())}
                 </span>
-                <ExportButtons base_name="questions" csv=Callback::new(move |()| visible.with_untracked(|v| questions_csv(v))) />
+                <ExportButtons base_name="questions" csv=Callback::new(move |()| rows.with_untracked(|r| visible.with_untracked(|v| questions_csv(v.iter().filter_map(|&i| r.get(i)))))) />
             </div>
             <div class="table-scroll">
             <table class="questions">
                 <thead><tr>{COLS.iter().map(|c| view! { <Header col=c /> }).collect_view()}</tr></thead>
                 <tbody>
-                    <For each=move || visible.get().into_iter().take(MAX_ROWS) key=|r| r.trace_id.clone() let(r)>
-                        <Row row=r />
+                    <For each=move || { let all = rows.get(); visible.get().into_iter().take(MAX_ROWS).map(move |i| (all.clone(), i)) }
+                        key=|(all, i)| all.get(*i).map(|r| r.trace_id.clone()) let((all, i))>
+                        {all.get(i).map(|r| view! { <Row row=r /> })}
                     </For>
                 </tbody>
             </table>
@@ -239,7 +245,7 @@ fn Header(col: &'static Col) -> impl IntoView {
 }
 
 #[component]
-fn Row(row: QuestionRow) -> impl IntoView {
+fn Row<'a>(row: &'a QuestionRow) -> impl IntoView + use<> {
     let state = UrlState::use_context();
     let id = row.trace_id.clone();
     let open = move |_| {

@@ -12,7 +12,10 @@ use super::ranking::{
 };
 use super::report::ReportOptions;
 use super::report_retrieval::RetrievalInputs;
-use crate::bundle::{BundleBody, Corpus};
+use std::collections::HashMap;
+
+use super::row_gold::RowGold;
+use crate::bundle::{BundleBody, Corpus, RankingRow};
 
 /// One table of a question's ranking, in rank order.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -110,53 +113,103 @@ pub fn question_rows_with(
     inputs: &RetrievalInputs,
     options: &ReportOptions,
 ) -> Vec<QuestionRow> {
-    let questions = corpus.question_index();
-    corpus
-        .rankings
-        .iter()
-        .zip(&inputs.golds)
-        .map(|(r, row_gold)| {
-            let gold = &row_gold.tables;
-            let positions = gold_positions(&r.ranked, gold);
-            let n_gold = gold.len();
-            let worst = worst_gold_rank_from_positions(&positions);
-            let set = high_confidence_set(
-                &r.ranked,
-                |t| r.scores.get(t).copied(),
-                options.confidence_threshold,
-            );
-            let question = questions
-                .get(r.trace_id.as_str())
-                .and_then(|&i| corpus.questions.get(i))
-                .map_or_else(String::new, |q| q.nl_question.clone());
-            QuestionRow {
-                trace_id: r.trace_id.clone(),
-                question,
-                gold: row_gold.sorted(),
-                gold_fallback: row_gold.fallback,
-                n_gold,
-                gold_ranks: positions.iter().map(|p| p + 1).collect(),
-                worst_gold_rank: worst,
-                k_star: k_star_from_positions(&positions, n_gold),
-                ndcg_at_10: ndcg_from_positions(&positions, n_gold, 10),
-                recall_at_5: recall_from_positions(&positions, n_gold, 5),
-                all_required_at_5: all_required_at_k(&r.ranked, gold, 5),
-                latency_s: r.latency_s,
-                high_confidence_score: score_table_set(&set, gold),
-                high_confidence: set.into_iter().map(str::to_string).collect(),
-                scores: r
-                    .ranked
-                    .iter()
-                    .map(|t| TableScore {
-                        table: t.clone(),
-                        p: r.scores.get(t).copied().unwrap_or(0.0),
-                        is_gold: gold.contains(t),
-                    })
-                    .collect(),
-                needs_below_rank_5: positions.len() < n_gold || worst.is_some_and(|w| w > 5),
-            }
-        })
-        .collect()
+    QuestionRowsRun::new(corpus, inputs, options).finish()
+}
+
+/// [`question_rows_with`] a few rows at a time (a page yields between [`Self::step`]s); the
+/// rows equal the one-shot ones.
+#[derive(Debug)]
+pub struct QuestionRowsRun<'a> {
+    corpus: &'a Corpus,
+    inputs: &'a RetrievalInputs,
+    threshold: f64,
+    questions: HashMap<&'a str, usize>,
+    rows: Vec<QuestionRow>,
+}
+
+impl<'a> QuestionRowsRun<'a> {
+    /// Prepares the run (the question index; no row built yet).
+    pub fn new(corpus: &'a Corpus, inputs: &'a RetrievalInputs, options: &ReportOptions) -> Self {
+        QuestionRowsRun {
+            corpus,
+            inputs,
+            threshold: options.confidence_threshold,
+            questions: corpus.question_index(),
+            rows: Vec::with_capacity(corpus.rankings.len()),
+        }
+    }
+
+    /// Rows in all.
+    pub fn len(&self) -> usize {
+        self.corpus.rankings.len().min(self.inputs.golds.len())
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Rows built so far.
+    pub fn done(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Builds up to `n` more rows; true once every row is built.
+    pub fn step(&mut self, n: usize) -> bool {
+        let start = self.rows.len();
+        let end = self.len().min(start.saturating_add(n));
+        for i in start..end {
+            let (r, row_gold) = (&self.corpus.rankings[i], &self.inputs.golds[i]);
+            let row = self.row(r, row_gold);
+            self.rows.push(row);
+        }
+        end == self.len()
+    }
+
+    /// Builds the remaining rows and returns all of them, in `corpus.rankings` order.
+    pub fn finish(mut self) -> Vec<QuestionRow> {
+        while !self.step(usize::MAX) {}
+        self.rows
+    }
+
+    fn row(&self, r: &RankingRow, row_gold: &RowGold) -> QuestionRow {
+        let gold = &row_gold.tables;
+        let positions = gold_positions(&r.ranked, gold);
+        let n_gold = gold.len();
+        let worst = worst_gold_rank_from_positions(&positions);
+        let set = high_confidence_set(&r.ranked, |t| r.scores.get(t).copied(), self.threshold);
+        let question = self
+            .questions
+            .get(r.trace_id.as_str())
+            .and_then(|&i| self.corpus.questions.get(i))
+            .map_or_else(String::new, |q| q.nl_question.clone());
+        QuestionRow {
+            trace_id: r.trace_id.clone(),
+            question,
+            gold: row_gold.sorted(),
+            gold_fallback: row_gold.fallback,
+            n_gold,
+            gold_ranks: positions.iter().map(|p| p + 1).collect(),
+            worst_gold_rank: worst,
+            k_star: k_star_from_positions(&positions, n_gold),
+            ndcg_at_10: ndcg_from_positions(&positions, n_gold, 10),
+            recall_at_5: recall_from_positions(&positions, n_gold, 5),
+            all_required_at_5: all_required_at_k(&r.ranked, gold, 5),
+            latency_s: r.latency_s,
+            high_confidence_score: score_table_set(&set, gold),
+            high_confidence: set.into_iter().map(str::to_string).collect(),
+            scores: r
+                .ranked
+                .iter()
+                .map(|t| TableScore {
+                    table: t.clone(),
+                    p: r.scores.get(t).copied().unwrap_or(0.0),
+                    is_gold: gold.contains(t),
+                })
+                .collect(),
+            needs_below_rank_5: positions.len() < n_gold || worst.is_some_and(|w| w > 5),
+        }
+    }
 }
 
 #[cfg(test)]

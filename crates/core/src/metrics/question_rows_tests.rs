@@ -198,3 +198,61 @@ fn gate_preview_texts_match_the_harness_templates() {
         strings(&["marts.usage_daily"])
     );
 }
+
+/// `tiny` plus gold SQL, so the parser rule parses and the rule differences are found.
+fn tiny_with_sql() -> (BundleBody, Corpus) {
+    let (body, mut corpus) = tiny();
+    corpus.questions = vec![
+        question(
+            "q1",
+            "MRR by month?",
+            &["SELECT 1 FROM marts.usage_daily u, crm.dim_account a"],
+        ),
+        question("q2", "Cases per account?", &["SELECT 1 FROM crm.x"]),
+        question("q9", "Not ranked", &["SELECT 1 FROM crm.x a, crm.y b"]),
+    ];
+    (body, corpus)
+}
+
+#[test]
+fn runs_in_steps_equal_the_one_shot_results() {
+    use crate::metrics::gold_tables::GoldRule;
+    use crate::metrics::report_retrieval::{
+        RetrievalInputs, RetrievalInputsRun, RetrievalSectionRun, retrieval_section_with,
+    };
+    let (body, corpus) = tiny_with_sql();
+    for rule in [GoldRule::Harness, GoldRule::Parser] {
+        let options = ReportOptions {
+            k_max: 7,
+            confidence_threshold: 0.6,
+            gold_rule: rule,
+            ..ReportOptions::default()
+        };
+        let once = RetrievalInputs::new(&body, &corpus, rule);
+        // 3 ranking rows + 3 questions: steps of 2 take 3 calls; the first two are not done.
+        let mut run = RetrievalInputsRun::new(&body, &corpus, rule);
+        assert_eq!(run.len(), 6);
+        assert_eq!((run.step(2), run.step(2), run.done()), (false, false, 4));
+        assert!(run.step(2));
+        let stepped = run.finish();
+        assert_eq!(stepped, once);
+        // q1's comma join: the harness rule sees usage_daily only, the parser both tables.
+        assert!(once.differences.iter().any(|d| d.trace_id == "q1"));
+        // The unranked q9 is not compared.
+        assert!(once.differences.iter().all(|d| d.trace_id != "q9"));
+
+        let whole = retrieval_section_with(&body, &corpus, &once, &options);
+        let mut run = RetrievalSectionRun::new(&body, &corpus, &once, &options);
+        assert_eq!(
+            (run.len(), run.step(1), run.step(1), run.done()),
+            (3, false, false, 2)
+        );
+        assert_eq!(run.finish(), whole);
+
+        let rows = question_rows_with(&corpus, &once, &options);
+        let mut run = QuestionRowsRun::new(&corpus, &once, &options);
+        assert_eq!((run.step(2), run.done(), run.step(5)), (false, 2, true));
+        assert_eq!(run.finish(), rows);
+        assert_eq!(rows.len(), 3);
+    }
+}

@@ -89,28 +89,100 @@ pub struct RetrievalInputs {
 impl RetrievalInputs {
     /// Chooses every row's gold set under `gold_rule` and finds the rule differences.
     pub fn new(body: &BundleBody, corpus: &Corpus, gold_rule: GoldRule) -> RetrievalInputs {
-        let chooser = GoldChooser::new(&body.namespaces, corpus, gold_rule);
-        let matcher = TableMatcher::new(&body.namespaces).ok();
-        let differences = match &matcher {
-            Some(m) if !body.namespaces.is_empty() => {
-                let ids: HashSet<&str> = corpus
-                    .rankings
-                    .iter()
-                    .map(|r| r.trace_id.as_str())
-                    .collect();
-                let qs = corpus
-                    .questions
-                    .iter()
-                    .filter(|q| ids.is_empty() || ids.contains(q.trace_id.as_str()));
-                gold_rule_differences(m, qs.map(|q| (q.trace_id.as_str(), q.gt_sql.as_slice())))
-            }
-            _ => Vec::new(),
-        };
-        RetrievalInputs {
-            gold_rule,
-            golds: corpus.rankings.iter().map(|r| chooser.gold(r)).collect(),
-            differences,
+        RetrievalInputsRun::new(body, corpus, gold_rule).finish()
+    }
+}
+
+/// [`RetrievalInputs::new`] a few rows at a time, so a page can yield between steps; the
+/// result equals the one-shot build exactly (the same per-row work, in the same order).
+#[derive(Debug)]
+pub struct RetrievalInputsRun<'a> {
+    corpus: &'a Corpus,
+    chooser: GoldChooser<'a>,
+    /// Present when the bundle has valid namespaces (then the rule differences are found).
+    matcher: Option<TableMatcher>,
+    /// Trace ids of the ranking rows (questions without a ranking row are skipped).
+    ids: HashSet<&'a str>,
+    next_row: usize,
+    next_question: usize,
+    inputs: RetrievalInputs,
+}
+
+impl<'a> RetrievalInputsRun<'a> {
+    /// Prepares the build (the matcher and the question index; no SQL parsed yet).
+    pub fn new(body: &'a BundleBody, corpus: &'a Corpus, gold_rule: GoldRule) -> Self {
+        let matcher = (!body.namespaces.is_empty())
+            .then(|| TableMatcher::new(&body.namespaces).ok())
+            .flatten();
+        RetrievalInputsRun {
+            corpus,
+            chooser: GoldChooser::new(&body.namespaces, corpus, gold_rule),
+            ids: corpus
+                .rankings
+                .iter()
+                .map(|r| r.trace_id.as_str())
+                .collect(),
+            matcher,
+            next_row: 0,
+            next_question: 0,
+            inputs: RetrievalInputs {
+                gold_rule,
+                golds: Vec::with_capacity(corpus.rankings.len()),
+                differences: Vec::new(),
+            },
         }
+    }
+
+    /// Work items in all: ranking rows, then questions (for the rule differences).
+    pub fn len(&self) -> usize {
+        self.corpus.rankings.len()
+            + self
+                .matcher
+                .as_ref()
+                .map_or(0, |_| self.corpus.questions.len())
+    }
+
+    /// Whether there is nothing to do at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Work items done so far (≤ [`Self::len`]).
+    pub fn done(&self) -> usize {
+        self.next_row + self.next_question
+    }
+
+    /// Does up to `n` more work items (rows first, then questions); true once finished.
+    pub fn step(&mut self, n: usize) -> bool {
+        let mut budget = n;
+        let rows = &self.corpus.rankings;
+        let end = rows.len().min(self.next_row.saturating_add(budget));
+        for r in &rows[self.next_row..end] {
+            self.inputs.golds.push(self.chooser.gold(r));
+        }
+        budget -= end - self.next_row;
+        self.next_row = end;
+        let Some(m) = &self.matcher else {
+            return self.next_row == rows.len();
+        };
+        let qs = &self.corpus.questions;
+        let end = qs.len().min(self.next_question.saturating_add(budget));
+        let ids = &self.ids;
+        let chunk = qs[self.next_question..end]
+            .iter()
+            .filter(|q| ids.is_empty() || ids.contains(q.trace_id.as_str()));
+        self.inputs.differences.extend(gold_rule_differences(
+            m,
+            chunk.map(|q| (q.trace_id.as_str(), q.gt_sql.as_slice())),
+        ));
+        self.next_question = end;
+        self.next_row == rows.len() && self.next_question == qs.len()
+    }
+
+    /// Finishes the remaining work and returns the inputs.
+    pub fn finish(mut self) -> RetrievalInputs {
+        while !self.step(usize::MAX) {}
+        self.inputs
     }
 }
 
@@ -132,58 +204,125 @@ pub fn retrieval_section_with(
     inputs: &RetrievalInputs,
     options: &ReportOptions,
 ) -> RetrievalSection {
-    let mut fallback = 0;
-    let mut rows = Vec::with_capacity(corpus.rankings.len());
-    let (mut size, mut prec, mut rec, mut cover) = (0.0, 0.0, 0.0, 0.0);
-    for (r, row_gold) in corpus.rankings.iter().zip(&inputs.golds) {
-        fallback += usize::from(row_gold.fallback);
-        let gold = &row_gold.tables;
-        rows.push(QuestionRanking::new(&r.ranked, gold));
-        let set = high_confidence_set(
-            &r.ranked,
-            |t| r.scores.get(t).copied(),
-            options.confidence_threshold,
-        );
-        let s = score_table_set(&set, gold);
-        size += s.size as f64;
-        prec += s.precision;
-        rec += s.recall;
-        cover += f64::from(u8::from(s.covers_gold));
+    RetrievalSectionRun::new(body, corpus, inputs, options).finish()
+}
+
+/// [`retrieval_section_with`] a few ranking rows at a time: the per-row reduction and the
+/// high-confidence sums run in [`Self::step`]s, in row order, so the section equals the
+/// one-shot one bit for bit; the curves are computed in [`Self::finish`].
+#[derive(Debug)]
+pub struct RetrievalSectionRun<'a> {
+    body: &'a BundleBody,
+    corpus: &'a Corpus,
+    inputs: &'a RetrievalInputs,
+    options: ReportOptions,
+    next: usize,
+    fallback: usize,
+    rows: Vec<QuestionRanking>,
+    sums: [f64; 4],
+}
+
+impl<'a> RetrievalSectionRun<'a> {
+    /// Prepares the run (nothing computed yet).
+    pub fn new(
+        body: &'a BundleBody,
+        corpus: &'a Corpus,
+        inputs: &'a RetrievalInputs,
+        options: &ReportOptions,
+    ) -> Self {
+        RetrievalSectionRun {
+            body,
+            corpus,
+            inputs,
+            options: options.clone(),
+            next: 0,
+            fallback: 0,
+            rows: Vec::with_capacity(corpus.rankings.len()),
+            sums: [0.0; 4],
+        }
     }
-    let n = rows.len().max(1) as f64;
-    let worst: Vec<f64> = rows
-        .iter()
-        .filter_map(|r| r.worst_gold_rank().map(|w| w as f64))
-        .collect();
-    let latencies: Vec<f64> = corpus.rankings.iter().filter_map(|r| r.latency_s).collect();
-    RetrievalSection {
-        n_questions: rows.len(),
-        universe_size: corpus
-            .rankings
+
+    /// Ranking rows in all.
+    pub fn len(&self) -> usize {
+        self.corpus.rankings.len().min(self.inputs.golds.len())
+    }
+
+    /// Whether there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Rows reduced so far.
+    pub fn done(&self) -> usize {
+        self.next
+    }
+
+    /// Reduces up to `n` more rows; true once every row is reduced.
+    pub fn step(&mut self, n: usize) -> bool {
+        let end = self.len().min(self.next.saturating_add(n));
+        let [size, prec, rec, cover] = &mut self.sums;
+        for (r, row_gold) in self.corpus.rankings[self.next..end]
             .iter()
-            .map(|r| r.ranked.len())
-            .max()
-            .unwrap_or(0)
-            .max(body.universe.len()),
-        gold_rule: inputs.gold_rule,
-        gold_fallback_rows: fallback,
-        curves: retrieval_curves(&rows, options.k_max),
-        k_star: k_star_distribution(&rows),
-        mean_worst_gold_rank: mean(&worst),
-        by_gold_count: curves_by_gold_count(&rows, options.k_max),
-        high_confidence: ConfidenceSetSummary {
-            threshold: options.confidence_threshold,
-            mean_size: size / n,
-            precision: prec / n,
-            recall: rec / n,
-            full_coverage: cover / n,
-        },
-        latency: LatencySummary {
-            n: latencies.len(),
-            median_report: upper_median(&latencies),
-            median: median(&latencies),
-            p90_report: report_p90(&latencies),
-        },
-        gold_rule_differences: inputs.differences.clone(),
+            .zip(&self.inputs.golds[self.next..end])
+        {
+            self.fallback += usize::from(row_gold.fallback);
+            let gold = &row_gold.tables;
+            self.rows.push(QuestionRanking::new(&r.ranked, gold));
+            let set = high_confidence_set(
+                &r.ranked,
+                |t| r.scores.get(t).copied(),
+                self.options.confidence_threshold,
+            );
+            let s = score_table_set(&set, gold);
+            *size += s.size as f64;
+            *prec += s.precision;
+            *rec += s.recall;
+            *cover += f64::from(u8::from(s.covers_gold));
+        }
+        self.next = end;
+        end == self.len()
+    }
+
+    /// Reduces the remaining rows and computes the section.
+    pub fn finish(mut self) -> RetrievalSection {
+        while !self.step(usize::MAX) {}
+        let (body, corpus, options, rows) = (self.body, self.corpus, &self.options, &self.rows);
+        let [size, prec, rec, cover] = self.sums;
+        let n = rows.len().max(1) as f64;
+        let worst: Vec<f64> = rows
+            .iter()
+            .filter_map(|r| r.worst_gold_rank().map(|w| w as f64))
+            .collect();
+        let latencies: Vec<f64> = corpus.rankings.iter().filter_map(|r| r.latency_s).collect();
+        RetrievalSection {
+            n_questions: rows.len(),
+            universe_size: corpus
+                .rankings
+                .iter()
+                .map(|r| r.ranked.len())
+                .max()
+                .unwrap_or(0)
+                .max(body.universe.len()),
+            gold_rule: self.inputs.gold_rule,
+            gold_fallback_rows: self.fallback,
+            curves: retrieval_curves(rows, options.k_max),
+            k_star: k_star_distribution(rows),
+            mean_worst_gold_rank: mean(&worst),
+            by_gold_count: curves_by_gold_count(rows, options.k_max),
+            high_confidence: ConfidenceSetSummary {
+                threshold: options.confidence_threshold,
+                mean_size: size / n,
+                precision: prec / n,
+                recall: rec / n,
+                full_coverage: cover / n,
+            },
+            latency: LatencySummary {
+                n: latencies.len(),
+                median_report: upper_median(&latencies),
+                median: median(&latencies),
+                p90_report: report_p90(&latencies),
+            },
+            gold_rule_differences: self.inputs.differences.clone(),
+        }
     }
 }

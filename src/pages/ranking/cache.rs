@@ -1,0 +1,266 @@
+//! What the ranking view derives from a bundle, kept across mounts (per bundle, per corpus
+//! and gold rule; question rows also per threshold), and built in steps that yield to the
+//! browser so that opening the view on a large bundle does not freeze the page.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use runlens_core::bundle::{Bundle, Corpus};
+use runlens_core::metrics::gold_tables::GoldRule;
+use runlens_core::metrics::question_rows::{QuestionRow, QuestionRowsRun};
+use runlens_core::metrics::report::ReportOptions;
+use runlens_core::metrics::report_retrieval::{
+    RetrievalInputs, RetrievalInputsRun, RetrievalSection,
+};
+
+use crate::data::now_ms;
+
+/// A corpus (by name; `None` = every corpus pooled) under a gold rule.
+pub type InputsKey = (Option<String>, GoldRule);
+
+/// Work (ranked tables to scan) below which a build runs at once, in the mount's task.
+pub const SYNC_WORK: usize = 200_000;
+
+/// Rows per step between two clock reads.
+const STEP_ROWS: usize = 16;
+
+/// Time one task may compute before yielding, ms.
+const SLICE_MS: f64 = 30.0;
+
+/// Sections kept per bundle before the cache of sections is emptied.
+const MAX_SECTIONS: usize = 16;
+
+#[derive(Default)]
+struct Cache {
+    /// `(content hash, address)` of the bundle the entries belong to.
+    owner: Option<(String, usize)>,
+    pooled: Option<Arc<Corpus>>,
+    inputs: HashMap<InputsKey, Arc<RetrievalInputs>>,
+    rows: HashMap<(InputsKey, u64), Arc<Vec<QuestionRow>>>,
+    /// Sections per key, `k_max` and threshold bits.
+    sections: HashMap<(InputsKey, usize, u64), RetrievalSection>,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+/// Runs `f` on the cache of `bundle` (emptied when another bundle was cached before).
+fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut Cache) -> T) -> T {
+    let owner = (bundle.content_hash.clone(), Arc::as_ptr(bundle) as usize);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.owner.as_ref() != Some(&owner) {
+            *c = Cache {
+                owner: Some(owner),
+                ..Cache::default()
+            };
+        }
+        f(&mut c)
+    })
+}
+
+/// Every corpus with ranking rows pooled into one (the "all corpora" choice), built once per
+/// bundle and only when asked for.
+pub fn pooled(bundle: &Arc<Bundle>) -> Arc<Corpus> {
+    with_cache(bundle, |c| {
+        c.pooled
+            .get_or_insert_with(|| {
+                let with: Vec<&Corpus> = bundle
+                    .body
+                    .corpora
+                    .iter()
+                    .filter(|c| !c.rankings.is_empty())
+                    .collect();
+                Arc::new(Corpus {
+                    name: "all corpora".into(),
+                    rankings: with.iter().flat_map(|c| c.rankings.clone()).collect(),
+                    questions: with.iter().flat_map(|c| c.questions.clone()).collect(),
+                    ..Default::default()
+                })
+            })
+            .clone()
+    })
+}
+
+/// Runs `f` on the corpus named `name` of `bundle` (the pooled corpus for `None`).
+pub fn with_corpus<T>(
+    bundle: &Arc<Bundle>,
+    name: Option<&str>,
+    f: impl FnOnce(&Corpus) -> T,
+) -> Option<T> {
+    match name {
+        Some(n) => bundle.body.corpora.iter().find(|c| c.name == n).map(f),
+        None => Some(f(&pooled(bundle))),
+    }
+}
+
+/// Cached inputs of `key`, if built.
+pub fn cached_inputs(bundle: &Arc<Bundle>, key: &InputsKey) -> Option<Arc<RetrievalInputs>> {
+    with_cache(bundle, |c| c.inputs.get(key).cloned())
+}
+
+/// Cached question rows of `key` at threshold `t`, if built.
+pub fn cached_rows(bundle: &Arc<Bundle>, key: &InputsKey, t: f64) -> Option<Arc<Vec<QuestionRow>>> {
+    with_cache(bundle, |c| c.rows.get(&(key.clone(), t.to_bits())).cloned())
+}
+
+/// The cached section of `key` under `opts`, or `build()`'s (then cached).
+pub fn section(
+    bundle: &Arc<Bundle>,
+    key: &InputsKey,
+    opts: &ReportOptions,
+    build: impl FnOnce() -> Option<RetrievalSection>,
+) -> Option<RetrievalSection> {
+    let k = (key.clone(), opts.k_max, opts.confidence_threshold.to_bits());
+    if let Some(hit) = with_cache(bundle, |c| c.sections.get(&k).cloned()) {
+        return Some(hit);
+    }
+    let built = build()?;
+    with_cache(bundle, |c| {
+        // Moving the k or threshold slider makes a section per value: keep a few only.
+        if c.sections.len() >= MAX_SECTIONS {
+            c.sections.clear();
+        }
+        c.sections.insert(k, built.clone())
+    });
+    Some(built)
+}
+
+/// Whether the corpus is small enough to build at once (ranking rows × ranked tables).
+pub fn is_small(corpus: &Corpus) -> bool {
+    corpus
+        .rankings
+        .iter()
+        .map(|r| r.ranked.len())
+        .sum::<usize>()
+        <= SYNC_WORK
+}
+
+/// Builds (or returns the cached) inputs of `key` at once.
+pub fn inputs_now(bundle: &Arc<Bundle>, key: &InputsKey) -> Option<Arc<RetrievalInputs>> {
+    if let Some(hit) = cached_inputs(bundle, key) {
+        return Some(hit);
+    }
+    let built = with_corpus(bundle, key.0.as_deref(), |c| {
+        Arc::new(RetrievalInputs::new(&bundle.body, c, key.1))
+    })?;
+    with_cache(bundle, |c| c.inputs.insert(key.clone(), built.clone()));
+    Some(built)
+}
+
+/// Builds (or returns the cached) question rows at once.
+pub fn rows_now(
+    bundle: &Arc<Bundle>,
+    key: &InputsKey,
+    inputs: &RetrievalInputs,
+    t: f64,
+) -> Arc<Vec<QuestionRow>> {
+    if let Some(hit) = cached_rows(bundle, key, t) {
+        return hit;
+    }
+    let opts = options(t);
+    let rows = with_corpus(bundle, key.0.as_deref(), |c| {
+        QuestionRowsRun::new(c, inputs, &opts).finish()
+    })
+    .unwrap_or_default();
+    let rows = Arc::new(rows);
+    with_cache(bundle, |c| {
+        c.rows.insert((key.clone(), t.to_bits()), rows.clone())
+    });
+    rows
+}
+
+fn options(t: f64) -> ReportOptions {
+    ReportOptions {
+        confidence_threshold: t,
+        ..ReportOptions::default()
+    }
+}
+
+/// Builds the inputs of `key` in slices of about [`SLICE_MS`], reporting `(done, total)`
+/// work items; `None` when `alive()` turned false (the view left or the key changed).
+pub async fn inputs_in_steps(
+    bundle: Arc<Bundle>,
+    key: InputsKey,
+    alive: impl Fn() -> bool,
+    progress: impl Fn(usize, usize),
+) -> Option<Arc<RetrievalInputs>> {
+    if let Some(hit) = cached_inputs(&bundle, &key) {
+        return Some(hit);
+    }
+    let all;
+    let corpus: &Corpus = match &key.0 {
+        Some(n) => bundle.body.corpora.iter().find(|c| &c.name == n)?,
+        None => {
+            all = pooled(&bundle);
+            &all
+        }
+    };
+    let mut run = RetrievalInputsRun::new(&bundle.body, corpus, key.1);
+    let total = run.len();
+    let mut start = now_ms();
+    while !run.step(STEP_ROWS) {
+        if now_ms() - start > SLICE_MS {
+            progress(run.done(), total);
+            yield_now().await;
+            if !alive() {
+                return None;
+            }
+            start = now_ms();
+        }
+    }
+    let built = Arc::new(run.finish());
+    with_cache(&bundle, |c| c.inputs.insert(key, built.clone()));
+    Some(built)
+}
+
+/// Builds the question rows in slices (see [`inputs_in_steps`]).
+pub async fn rows_in_steps(
+    bundle: Arc<Bundle>,
+    key: InputsKey,
+    inputs: Arc<RetrievalInputs>,
+    t: f64,
+    alive: impl Fn() -> bool,
+    progress: impl Fn(usize, usize),
+) -> Option<Arc<Vec<QuestionRow>>> {
+    if let Some(hit) = cached_rows(&bundle, &key, t) {
+        return Some(hit);
+    }
+    let all;
+    let corpus: &Corpus = match &key.0 {
+        Some(n) => bundle.body.corpora.iter().find(|c| &c.name == n)?,
+        None => {
+            all = pooled(&bundle);
+            &all
+        }
+    };
+    let opts = options(t);
+    let mut run = QuestionRowsRun::new(corpus, &inputs, &opts);
+    let total = run.len();
+    let mut start = now_ms();
+    while !run.step(STEP_ROWS) {
+        if now_ms() - start > SLICE_MS {
+            progress(run.done(), total);
+            yield_now().await;
+            if !alive() {
+                return None;
+            }
+            start = now_ms();
+        }
+    }
+    let rows = Arc::new(run.finish());
+    with_cache(&bundle, |c| c.rows.insert((key, t.to_bits()), rows.clone()));
+    Some(rows)
+}
+
+/// Lets the browser paint and handle input between two slices of work.
+pub async fn yield_now() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
