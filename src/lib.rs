@@ -16,6 +16,7 @@ pub mod pages;
 pub mod panic;
 pub mod state;
 pub mod theme;
+pub mod yield_now;
 
 pub use app::App;
 

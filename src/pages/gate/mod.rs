@@ -14,23 +14,13 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gate::GateGroup;
-use wasm_bindgen_futures::JsFuture;
 
 use crate::state::UrlState;
+use crate::yield_now::yield_now;
 use fired::FiredCells;
 use forest::GateForest;
 pub use groups::{ALL, counts_only, full, grouping};
 use table::GateTable;
-
-/// Lets the browser paint and handle input between two heavy steps.
-async fn yield_now() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        }
-    });
-    let _ = JsFuture::from(promise).await;
-}
 
 /// The gate view of a loaded bundle.
 #[component]

@@ -15,6 +15,7 @@ use runlens_core::metrics::report_retrieval::{
 };
 
 use crate::data::now_ms;
+use crate::yield_now::yield_now;
 
 /// A corpus (by name; `None` = every corpus pooled) under a gold rule.
 pub type InputsKey = (Option<String>, GoldRule);
@@ -90,10 +91,8 @@ pub fn with_corpus<T>(
     name: Option<&str>,
     f: impl FnOnce(&Corpus) -> T,
 ) -> Option<T> {
-    match name {
-        Some(n) => bundle.body.corpora.iter().find(|c| c.name == n).map(f),
-        None => Some(f(&pooled(bundle))),
-    }
+    let mut slot = None;
+    corpus_of(bundle, name, &mut slot).map(f)
 }
 
 /// Cached inputs of `key`, if built.
@@ -179,6 +178,67 @@ fn options(t: f64) -> ReportOptions {
     }
 }
 
+/// A core computation that advances a few rows per call.
+trait Steps {
+    /// Does up to `n` more rows; true when finished.
+    fn step(&mut self, n: usize) -> bool;
+    /// Rows done so far.
+    fn done(&self) -> usize;
+}
+
+impl Steps for RetrievalInputsRun<'_> {
+    fn step(&mut self, n: usize) -> bool {
+        RetrievalInputsRun::step(self, n)
+    }
+    fn done(&self) -> usize {
+        RetrievalInputsRun::done(self)
+    }
+}
+
+impl Steps for QuestionRowsRun<'_> {
+    fn step(&mut self, n: usize) -> bool {
+        QuestionRowsRun::step(self, n)
+    }
+    fn done(&self) -> usize {
+        QuestionRowsRun::done(self)
+    }
+}
+
+/// Runs `run` to the end in slices of about [`SLICE_MS`], reporting `(done, total)` before
+/// each yield to the browser; false when `alive()` turned false (the view left or the key
+/// changed).
+async fn in_slices(
+    run: &mut impl Steps,
+    total: usize,
+    alive: impl Fn() -> bool,
+    progress: impl Fn(usize, usize),
+) -> bool {
+    let mut start = now_ms();
+    while !run.step(STEP_ROWS) {
+        if now_ms() - start > SLICE_MS {
+            progress(run.done(), total);
+            yield_now().await;
+            if !alive() {
+                return false;
+            }
+            start = now_ms();
+        }
+    }
+    true
+}
+
+/// The corpus named `name` of `bundle`; for `None` the pooled corpus, kept alive in `slot`.
+fn corpus_of<'a>(
+    bundle: &'a Arc<Bundle>,
+    name: Option<&str>,
+    slot: &'a mut Option<Arc<Corpus>>,
+) -> Option<&'a Corpus> {
+    match name {
+        Some(n) => bundle.body.corpora.iter().find(|c| c.name == n),
+        None => Some(slot.insert(pooled(bundle))),
+    }
+}
+
 /// Builds the inputs of `key` in slices of about [`SLICE_MS`], reporting `(done, total)`
 /// work items; `None` when `alive()` turned false (the view left or the key changed).
 pub async fn inputs_in_steps(
@@ -190,26 +250,12 @@ pub async fn inputs_in_steps(
     if let Some(hit) = cached_inputs(&bundle, &key) {
         return Some(hit);
     }
-    let all;
-    let corpus: &Corpus = match &key.0 {
-        Some(n) => bundle.body.corpora.iter().find(|c| &c.name == n)?,
-        None => {
-            all = pooled(&bundle);
-            &all
-        }
-    };
+    let mut slot = None;
+    let corpus = corpus_of(&bundle, key.0.as_deref(), &mut slot)?;
     let mut run = RetrievalInputsRun::new(&bundle.body, corpus, key.1);
     let total = run.len();
-    let mut start = now_ms();
-    while !run.step(STEP_ROWS) {
-        if now_ms() - start > SLICE_MS {
-            progress(run.done(), total);
-            yield_now().await;
-            if !alive() {
-                return None;
-            }
-            start = now_ms();
-        }
+    if !in_slices(&mut run, total, alive, progress).await {
+        return None;
     }
     let built = Arc::new(run.finish());
     with_cache(&bundle, |c| c.inputs.insert(key, built.clone()));
@@ -228,39 +274,15 @@ pub async fn rows_in_steps(
     if let Some(hit) = cached_rows(&bundle, &key, t) {
         return Some(hit);
     }
-    let all;
-    let corpus: &Corpus = match &key.0 {
-        Some(n) => bundle.body.corpora.iter().find(|c| &c.name == n)?,
-        None => {
-            all = pooled(&bundle);
-            &all
-        }
-    };
+    let mut slot = None;
+    let corpus = corpus_of(&bundle, key.0.as_deref(), &mut slot)?;
     let opts = options(t);
     let mut run = QuestionRowsRun::new(corpus, &inputs, &opts);
     let total = run.len();
-    let mut start = now_ms();
-    while !run.step(STEP_ROWS) {
-        if now_ms() - start > SLICE_MS {
-            progress(run.done(), total);
-            yield_now().await;
-            if !alive() {
-                return None;
-            }
-            start = now_ms();
-        }
+    if !in_slices(&mut run, total, alive, progress).await {
+        return None;
     }
     let rows = Arc::new(run.finish());
     with_cache(&bundle, |c| c.rows.insert((key, t.to_bits()), rows.clone()));
     Some(rows)
-}
-
-/// Lets the browser paint and handle input between two slices of work.
-pub async fn yield_now() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
