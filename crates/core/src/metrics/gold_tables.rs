@@ -13,6 +13,7 @@
 
 use std::collections::BTreeSet;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};
@@ -21,6 +22,7 @@ use sqlparser::dialect::ClickHouseDialect;
 use sqlparser::parser::Parser;
 
 use super::error::MetricsError;
+pub use super::statement_parses::StatementParses;
 
 /// Which definition of "gold tables" to use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
@@ -42,12 +44,15 @@ pub struct ParsedGold {
     pub unparsed: Vec<usize>,
 }
 
-/// Namespace-aware table matchers, compiled once for a list of namespaces.
+/// Namespace-aware table matchers, compiled once for a list of namespaces (cloning is cheap:
+/// the compiled regexes are shared).
 #[derive(Debug, Clone)]
 pub struct TableMatcher {
     namespaces: Vec<String>,
     table_re: Regex,
     from_join_re: Regex,
+    /// Parser-rule outcomes found earlier (e.g. by the dashboard's loader worker).
+    parses: Option<Arc<StatementParses>>,
 }
 
 impl TableMatcher {
@@ -80,7 +85,58 @@ impl TableMatcher {
             namespaces: names,
             table_re,
             from_join_re,
+            parses: None,
         })
+    }
+
+    /// This matcher answering the parser rule from `parses` where they hold a statement
+    /// (the same outcome, without parsing again). Parses found for other namespaces are
+    /// ignored.
+    pub fn with_parses(mut self, parses: Arc<StatementParses>) -> Self {
+        if parses.namespaces == self.namespaces {
+            self.parses = Some(parses);
+        }
+        self
+    }
+
+    /// Whether [`Self::with_parses`] attached outcomes.
+    pub fn has_parses(&self) -> bool {
+        self.parses.is_some()
+    }
+
+    /// The parser rule's outcome for every distinct statement of `statements`.
+    pub fn statement_parses<'a>(
+        &self,
+        statements: impl IntoIterator<Item = &'a str>,
+    ) -> StatementParses {
+        let mut out = StatementParses {
+            namespaces: self.namespaces.clone(),
+            ..StatementParses::default()
+        };
+        for sql in statements {
+            if !out.statements.contains_key(sql) {
+                let tables = self.statement_tables(sql).map(|t| t.into_iter().collect());
+                out.statements.insert(sql.to_owned(), tables);
+            }
+        }
+        out
+    }
+
+    /// The qualified relations of one statement by the parser rule, or `None` when it does
+    /// not parse.
+    pub fn statement_tables(&self, sql: &str) -> Option<BTreeSet<String>> {
+        if let Some(known) = self.parses.as_ref().and_then(|p| p.statements.get(sql)) {
+            return known.as_ref().map(|t| t.iter().cloned().collect());
+        }
+        let statements = Parser::parse_sql(&ClickHouseDialect {}, sql).ok()?;
+        let mut tables = BTreeSet::new();
+        let _ = visit_relations(&statements, |name| {
+            if let Some(t) = self.qualified(&name.0) {
+                tables.insert(t);
+            }
+            ControlFlow::<()>::Continue(())
+        });
+        Some(tables)
     }
 
     /// The namespaces, lower-cased, in the given order.
@@ -124,16 +180,9 @@ impl TableMatcher {
     pub fn gold_tables_parsed<S: AsRef<str>>(&self, gt_sql: &[S]) -> ParsedGold {
         let mut out = ParsedGold::default();
         for (i, sql) in gt_sql.iter().enumerate() {
-            match Parser::parse_sql(&ClickHouseDialect {}, sql.as_ref()) {
-                Ok(statements) => {
-                    let _ = visit_relations(&statements, |name| {
-                        if let Some(t) = self.qualified(&name.0) {
-                            out.tables.insert(t);
-                        }
-                        ControlFlow::<()>::Continue(())
-                    });
-                }
-                Err(_) => {
+            match self.statement_tables(sql.as_ref()) {
+                Some(tables) => out.tables.extend(tables),
+                None => {
                     out.unparsed.push(i);
                     out.tables.extend(self.harness_text(sql.as_ref()));
                 }

@@ -146,3 +146,53 @@ fn bad_namespace_is_an_error_and_empty_list_matches_nothing() {
     assert!(m.gold_tables_harness(&["SELECT * FROM crm.a"]).is_empty());
     assert!(m.universe("crm.a marts.b").is_empty());
 }
+
+#[test]
+fn statement_parses_record_each_distinct_statement_once() {
+    let m = matcher();
+    let sql = [
+        "SELECT 1 FROM crm.a a, `crm`.`B`",
+        "SELEC oops FROM crm.b WHERE (((",
+        "SELECT 1 FROM crm.a a, `crm`.`B`",
+    ];
+    let p = m.statement_parses(sql);
+    assert_eq!(p.namespaces, ["marts", "crm"]);
+    assert_eq!(p.statements.len(), 2);
+    assert_eq!(
+        p.statements[sql[0]],
+        Some(vec!["crm.a".to_string(), "crm.b".to_string()])
+    );
+    assert_eq!(p.statements[sql[1]], None);
+}
+
+#[test]
+fn a_matcher_with_parses_answers_from_them_and_falls_back_to_parsing() {
+    use std::sync::Arc;
+    // An entry that parsing would never give proves the answer came from the parses.
+    let mut p = matcher().statement_parses(["SELECT 1 FROM crm.a"]);
+    p.statements.insert(
+        "SELECT 1 FROM crm.a".into(),
+        Some(vec!["crm.from_parses".into()]),
+    );
+    p.statements.insert("SELECT 2 FROM crm.b".into(), None);
+    let m = matcher().with_parses(Arc::new(p.clone()));
+    assert!(m.has_parses());
+    let got = m.gold_tables_parsed(&[
+        "SELECT 1 FROM crm.a",
+        "SELECT 2 FROM crm.b",
+        "SELECT 3 FROM crm.c",
+    ]);
+    // Statement 1 as recorded; statement 2 recorded as unparsed: the harness rule's crm.b;
+    // statement 3 unknown: parsed here.
+    assert_eq!(got.tables, set(&["crm.from_parses", "crm.b", "crm.c"]));
+    assert_eq!(got.unparsed, vec![1]);
+    // Parses found for other namespaces are not used.
+    let other = TableMatcher::new(&["crm"])
+        .unwrap()
+        .with_parses(Arc::new(p));
+    assert!(!other.has_parses());
+    assert_eq!(
+        other.gold_tables_parsed(&["SELECT 1 FROM crm.a"]).tables,
+        set(&["crm.a"])
+    );
+}

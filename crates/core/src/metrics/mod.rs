@@ -26,6 +26,7 @@ pub mod report_failures;
 pub mod report_retrieval;
 pub mod row_gold;
 pub mod rule_checks;
+pub mod statement_parses;
 pub mod stats;
 pub mod taxonomy;
 

@@ -256,3 +256,28 @@ fn runs_in_steps_equal_the_one_shot_results() {
         assert_eq!(rows.len(), 3);
     }
 }
+
+#[test]
+fn inputs_from_recorded_statement_parses_equal_parsing_here() {
+    use std::sync::Arc;
+
+    use crate::metrics::gold_tables::{GoldRule, StatementParses, TableMatcher};
+    use crate::metrics::report_retrieval::{RetrievalInputs, RetrievalInputsRun};
+    let (mut body, corpus) = tiny_with_sql();
+    body.corpora = vec![corpus.clone()];
+    let parses = StatementParses::of_gold_sql(&body).unwrap();
+    // Three questions, one statement each, all distinct.
+    assert_eq!(parses.statements.len(), 3);
+    let matcher = TableMatcher::new(&body.namespaces)
+        .unwrap()
+        .with_parses(Arc::new(parses));
+    for rule in [GoldRule::Harness, GoldRule::Parser] {
+        let here = RetrievalInputs::new(&body, &corpus, rule);
+        let recorded =
+            RetrievalInputsRun::with_matcher(&corpus, rule, Some(matcher.clone())).finish();
+        assert_eq!(recorded, here);
+    }
+    // Without namespaces nothing is parsed, so there is nothing to record.
+    body.namespaces.clear();
+    assert_eq!(StatementParses::of_gold_sql(&body), None);
+}

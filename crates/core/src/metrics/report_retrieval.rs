@@ -114,9 +114,20 @@ impl<'a> RetrievalInputsRun<'a> {
         let matcher = (!body.namespaces.is_empty())
             .then(|| TableMatcher::new(&body.namespaces).ok())
             .flatten();
+        RetrievalInputsRun::with_matcher(corpus, gold_rule, matcher)
+    }
+
+    /// [`Self::new`] with the bundle's matcher (compiled from its namespaces; `None` when
+    /// they are missing or invalid), e.g. one answering from
+    /// [`super::gold_tables::StatementParses`] so that no SQL is parsed here.
+    pub fn with_matcher(
+        corpus: &'a Corpus,
+        gold_rule: GoldRule,
+        matcher: Option<TableMatcher>,
+    ) -> Self {
         RetrievalInputsRun {
             corpus,
-            chooser: GoldChooser::new(&body.namespaces, corpus, gold_rule),
+            chooser: GoldChooser::with_matcher(matcher.clone(), corpus, gold_rule),
             ids: corpus
                 .rankings
                 .iter()

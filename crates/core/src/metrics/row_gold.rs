@@ -46,10 +46,19 @@ pub struct GoldChooser<'a> {
 impl<'a> GoldChooser<'a> {
     /// Prepares the choice for `corpus` under `rule`, with the bundle's `namespaces`.
     pub fn new<S: AsRef<str>>(namespaces: &[S], corpus: &'a Corpus, rule: GoldRule) -> Self {
-        let parser = rule == GoldRule::Parser && !namespaces.is_empty();
+        let matcher = (rule == GoldRule::Parser && !namespaces.is_empty())
+            .then(|| TableMatcher::new(namespaces).ok())
+            .flatten();
+        GoldChooser::with_matcher(matcher, corpus, rule)
+    }
+
+    /// [`Self::new`] with the bundle's matcher already compiled (`None`: no valid
+    /// namespaces), e.g. one answering from [`super::gold_tables::StatementParses`].
+    pub fn with_matcher(matcher: Option<TableMatcher>, corpus: &'a Corpus, rule: GoldRule) -> Self {
+        let parser = rule == GoldRule::Parser && matcher.is_some();
         GoldChooser {
             rule,
-            matcher: parser.then(|| TableMatcher::new(namespaces).ok()).flatten(),
+            matcher: matcher.filter(|_| parser),
             corpus,
             questions: if parser {
                 corpus.question_index()

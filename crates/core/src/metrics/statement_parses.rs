@@ -1,0 +1,40 @@
+//! The parser rule's outcome per gold SQL statement, found once and reused: parsing every
+//! gold statement with `sqlparser` is the costly part of the parser rule and of the rule
+//! differences, so the dashboard's loader worker finds these off the page's thread and the
+//! page's [`TableMatcher`] answers from them ([`TableMatcher::with_parses`]).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::gold_tables::TableMatcher;
+use crate::bundle::BundleBody;
+
+/// Statement text → its qualified relations (lower-case `ns.table`, sorted), or `None` when
+/// the statement does not parse; valid for the matcher namespaces it names.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatementParses {
+    /// The namespaces the relations were qualified with (lower-case, in the matcher's order).
+    pub namespaces: Vec<String>,
+    /// Outcome per distinct statement.
+    pub statements: HashMap<String, Option<Vec<String>>>,
+}
+
+impl StatementParses {
+    /// The outcome of every gold statement (`gt_sql`) of every question of `body`, or `None`
+    /// when the bundle has no valid namespaces (then neither rule difference nor parser
+    /// rule parses anything).
+    pub fn of_gold_sql(body: &BundleBody) -> Option<StatementParses> {
+        if body.namespaces.is_empty() {
+            return None;
+        }
+        let matcher = TableMatcher::new(&body.namespaces).ok()?;
+        let statements = body
+            .corpora
+            .iter()
+            .flat_map(|c| &c.questions)
+            .flat_map(|q| &q.gt_sql)
+            .map(String::as_str);
+        Some(matcher.statement_parses(statements))
+    }
+}
