@@ -7,6 +7,7 @@
 
 pub mod api;
 pub mod app;
+pub mod bundle_matcher;
 pub mod components;
 pub mod data;
 pub mod export;

@@ -1,10 +1,23 @@
-//! Handing the main thread back to the browser between slices of heavy work.
+//! Handing the thread back to the event loop between slices of heavy work (the page: paint
+//! and input; the loader worker: messages such as detail requests).
 
-/// Lets the browser paint and handle input (a zero-delay timeout) before going on.
+use js_sys::{Function, Promise, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
+
+/// Lets the event loop run (a zero-delay `setTimeout`, in a window or a worker) before going on.
 pub async fn yield_now() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        if let Some(w) = web_sys::window() {
-            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);
+    let promise = Promise::new(&mut |resolve, _| {
+        let global = js_sys::global();
+        let set_timeout = Reflect::get(&global, &JsValue::from_str("setTimeout"))
+            .ok()
+            .and_then(|f| f.dyn_into::<Function>().ok());
+        match set_timeout {
+            Some(f) => {
+                let _ = f.call2(&global, &resolve, &JsValue::from(0));
+            }
+            None => {
+                let _ = resolve.call0(&JsValue::NULL);
+            }
         }
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;

@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use js_sys::{Function, Uint8Array};
 use runlens_core::bundle::Bundle;
+use runlens_core::metrics::gold_tables::StatementParses;
 use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -16,6 +17,7 @@ use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
 use super::split::Assembler;
+use crate::bundle_matcher;
 use crate::data::{BundleRequest, LoadError, LoadStats, Loaded, Phase, Progress, now_ms};
 
 /// The worker script (an ES module written by `scripts/csp.mjs` after trunk's build) that
@@ -79,6 +81,8 @@ pub(super) struct State {
     rows_done: u64,
     assemble_ms: f64,
     transfer_bytes: usize,
+    /// Content hash of the bundle the worker sent (the key of its gold parses).
+    hash: String,
     /// The loaded bundle when it was loaded on the main thread (answers details locally).
     pub(super) local: Option<Arc<Bundle>>,
     pub(super) pending: HashMap<u32, Function>,
@@ -237,7 +241,18 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                     source,
                 })
                 .ok_or_else(|| LoadError::Loader("loader: no bundle was sent".to_owned()));
+            if let Ok(loaded) = &result {
+                let hash = loaded.bundle.content_hash.clone();
+                bundle_matcher::expect_parses(&hash);
+                state.borrow_mut().hash = hash;
+            }
             finish(state, result);
+        }
+        FromWorker::GoldParses => {
+            // Malformed or `null`: nothing recorded, and the page parses what it needs.
+            let parses: Option<StatementParses> = serde_json::from_slice(&body).ok().flatten();
+            let hash = state.borrow().hash.clone();
+            bundle_matcher::install_parses(&hash, parses.unwrap_or_default());
         }
         FromWorker::Failed { message, warnings } if !warnings.is_empty() => {
             finish(state, Err(LoadError::Import { message, warnings }));

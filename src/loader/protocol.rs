@@ -71,6 +71,10 @@ pub enum FromWorker {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         warnings: Vec<Warning>,
     },
+    /// After [`FromWorker::Done`]: the parser-rule outcome of every gold statement (`body`:
+    /// JSON of an `Option<StatementParses>`, `null` when the bundle has no valid namespaces),
+    /// so the page never parses gold SQL itself (see `crate::bundle_matcher`).
+    GoldParses,
     /// Answer to [`ToWorker::Detail`] (`body`: JSON of a [`super::detail::CellDetail`]).
     Detail {
         /// The request id.

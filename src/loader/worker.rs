@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 
 use runlens_core::bundle::Bundle;
+use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -15,6 +16,7 @@ use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
 use super::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
 use crate::data::{BundleRequest, now_ms};
+use crate::yield_now::yield_now;
 
 thread_local! {
     static FULL: RefCell<Option<Bundle>> = const { RefCell::new(None) };
@@ -133,6 +135,35 @@ async fn run(request: BundleRequest) {
     stats.verify_ms = now_ms() - t0;
     stats.in_worker = true;
     stats.stripped = strip;
-    FULL.set(Some(bundle));
     post(&FromWorker::Done { stats }, None);
+    let statements: Vec<String> = StatementParses::gold_statements(&bundle.body)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let matcher = (!bundle.body.namespaces.is_empty())
+        .then(|| TableMatcher::new(&bundle.body.namespaces).ok())
+        .flatten();
+    FULL.set(Some(bundle));
+    let parses = match matcher {
+        Some(m) => Some(gold_parses(&m, &statements).await),
+        None => None,
+    };
+    post(
+        &FromWorker::GoldParses,
+        Some(&serde_json::to_vec(&parses).unwrap_or_default()),
+    );
+}
+
+/// Statements parsed per slice; the worker answers detail requests between slices.
+const PARSE_SLICE: usize = 64;
+
+/// The parser rule's outcome for `statements`, a slice at a time.
+async fn gold_parses(matcher: &TableMatcher, statements: &[String]) -> StatementParses {
+    let mut out = matcher.statement_parses(std::iter::empty());
+    for slice in statements.chunks(PARSE_SLICE) {
+        let part = matcher.statement_parses(slice.iter().map(String::as_str));
+        out.statements.extend(part.statements);
+        yield_now().await;
+    }
+    out
 }

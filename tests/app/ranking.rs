@@ -123,3 +123,95 @@ async fn a_large_corpus_is_built_in_slices_then_cached_across_mounts() {
     assert_eq!(metric(&again, "recall@10"), Some(7.0 / 300.0));
     assert_eq!(rows_shown(&again), 300);
 }
+
+/// One corpus, namespace `crm`, question q1 whose gold SQL is a comma join: the harness rule
+/// (and the stored `gold`) sees crm.a only; parsing sees crm.a and crm.b. q1 ranks crm.a,
+/// crm.c, crm.b.
+fn comma_join() -> Bundle {
+    let universe: Vec<String> = ["crm.a", "crm.b", "crm.c"].map(String::from).to_vec();
+    let ranked: Vec<String> = ["crm.a", "crm.c", "crm.b"].map(String::from).to_vec();
+    let body = BundleBody {
+        synthetic: true,
+        namespaces: vec!["crm".into()],
+        universe,
+        corpora: vec![Corpus {
+            name: "c".into(),
+            questions: vec![runlens_core::bundle::Question {
+                trace_id: "q1".into(),
+                nl_question: "Accounts and contacts?".into(),
+                gt_sql: vec!["SELECT 1 FROM crm.a x, crm.b y".into()],
+                ..Default::default()
+            }],
+            rankings: vec![RankingRow {
+                trace_id: "q1".into(),
+                gold: vec!["crm.a".into()],
+                scores: ranked.iter().map(|t| (t.clone(), 0.9)).collect(),
+                ranked,
+                ..RankingRow::default()
+            }],
+            ..Corpus::default()
+        }],
+        ..BundleBody::default()
+    };
+    Bundle::new(Provenance::default(), body)
+}
+
+fn mount_with(b: Arc<Bundle>, state: ViewState) -> (web_sys::HtmlElement, UrlState) {
+    let doc = document();
+    let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let url = UrlState::detached(state);
+    let (h, u) = (host.clone(), url);
+    std::mem::forget(leptos::mount::mount_to(h, move || {
+        provide_context(u);
+        view! { <RankingView bundle=b.clone() /> }
+    }));
+    (host, url)
+}
+
+#[wasm_bindgen_test]
+async fn the_view_waits_in_slices_for_the_workers_gold_parses_then_answers_from_them() {
+    use runlens_core::metrics::gold_tables::{GoldRule, StatementParses};
+    use runlens_web::bundle_matcher::{
+        bundle_matcher, expect_parses, install_parses, parses_pending,
+    };
+    let b = Arc::new(comma_join());
+    expect_parses(&b.content_hash);
+    assert!(parses_pending(&b));
+    let state = ViewState {
+        tab: Tab::Ranking,
+        corpus: Some("c".into()),
+        k: 1,
+        ..ViewState::default()
+    };
+    let (host, url) = mount_with(b.clone(), state);
+    // Pending parses: not built in the mount's task (that would parse the SQL here).
+    assert_eq!(metric(&host, "recall@1"), None);
+    let mut waited = 0;
+    while metric(&host, "recall@1").is_none() && waited < 10_000 {
+        sleep(10).await;
+        waited += 10;
+    }
+    // Harness rule: gold {crm.a}, ranked first.
+    assert_eq!(metric(&host, "recall@1"), Some(1.0));
+
+    // The worker's parses arrive. A recorded outcome parsing would never give (crm.c)
+    // proves the parser rule now answers from them: gold {crm.c}, at rank 2.
+    let mut parses = StatementParses::of_gold_sql(&b.body).unwrap();
+    assert_eq!(
+        parses.statements["SELECT 1 FROM crm.a x, crm.b y"],
+        Some(vec!["crm.a".to_string(), "crm.b".to_string()])
+    );
+    parses.statements.insert(
+        "SELECT 1 FROM crm.a x, crm.b y".into(),
+        Some(vec!["crm.c".into()]),
+    );
+    install_parses(&b.content_hash, parses);
+    assert!(!parses_pending(&b));
+    assert!(bundle_matcher(&b).is_some_and(|m| m.has_parses()));
+    url.push(|s| s.gold = GoldRule::Parser);
+    leptos::task::tick().await;
+    // Not pending and small: built at once. Parsing here would give gold {crm.a, crm.b}
+    // and recall@1 = 1/2; the recorded crm.c (rank 2) gives 0.
+    assert_eq!(metric(&host, "recall@1"), Some(0.0));
+}

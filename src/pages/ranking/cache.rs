@@ -14,6 +14,7 @@ use runlens_core::metrics::report_retrieval::{
     RetrievalInputs, RetrievalInputsRun, RetrievalSection,
 };
 
+use crate::bundle_matcher::{bundle_matcher, parses_pending};
 use crate::data::now_ms;
 use crate::yield_now::yield_now;
 
@@ -127,14 +128,16 @@ pub fn section(
     Some(built)
 }
 
-/// Whether the corpus is small enough to build at once (ranking rows × ranked tables).
-pub fn is_small(corpus: &Corpus) -> bool {
+/// Whether the corpus is small enough to build at once (ranking rows × ranked tables) and
+/// no gold SQL would be parsed here because the loader worker's parses are on their way.
+pub fn is_small(bundle: &Bundle, corpus: &Corpus) -> bool {
     corpus
         .rankings
         .iter()
         .map(|r| r.ranked.len())
         .sum::<usize>()
         <= SYNC_WORK
+        && !parses_pending(bundle)
 }
 
 /// Builds (or returns the cached) inputs of `key` at once.
@@ -142,8 +145,9 @@ pub fn inputs_now(bundle: &Arc<Bundle>, key: &InputsKey) -> Option<Arc<Retrieval
     if let Some(hit) = cached_inputs(bundle, key) {
         return Some(hit);
     }
+    let matcher = bundle_matcher(bundle);
     let built = with_corpus(bundle, key.0.as_deref(), |c| {
-        Arc::new(RetrievalInputs::new(&bundle.body, c, key.1))
+        Arc::new(RetrievalInputsRun::with_matcher(c, key.1, matcher).finish())
     })?;
     with_cache(bundle, |c| c.inputs.insert(key.clone(), built.clone()));
     Some(built)
@@ -252,7 +256,7 @@ pub async fn inputs_in_steps(
     }
     let mut slot = None;
     let corpus = corpus_of(&bundle, key.0.as_deref(), &mut slot)?;
-    let mut run = RetrievalInputsRun::new(&bundle.body, corpus, key.1);
+    let mut run = RetrievalInputsRun::with_matcher(corpus, key.1, bundle_matcher(&bundle));
     let total = run.len();
     if !in_slices(&mut run, total, alive, progress).await {
         return None;

@@ -232,7 +232,7 @@ fn builds(
     let rows = RwSignal::new(Arc::new(Vec::<QuestionRow>::new()));
     let generation = Arc::new(AtomicUsize::new(0));
     let small = move |k: &InputsKey| {
-        body.with_value(|b| cache::with_corpus(b, k.0.as_deref(), cache::is_small))
+        body.with_value(|b| cache::with_corpus(b, k.0.as_deref(), |c| cache::is_small(b, c)))
             .unwrap_or(true)
     };
     // What `inputs` and `rows` hold now.

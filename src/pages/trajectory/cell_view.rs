@@ -18,6 +18,7 @@ use super::label::{FmLabelView, JevLabel, OpenCell, RuleChecks, relabel_slot};
 use super::results::RunColumn;
 use super::sql::DiffView;
 use super::usage::UsageSection;
+use crate::bundle_matcher::bundle_matcher;
 use crate::data;
 use crate::pages::relabel::RelabelPanel;
 use crate::state::UrlState;
@@ -99,7 +100,7 @@ pub fn CellView(
             .find(|g| g.trace_id == trace && g.model == model)
             .cloned()
     });
-    let matcher = TableMatcher::new(&body.namespaces).ok();
+    let matcher = bundle_matcher(&bundle);
     let gold = matcher
         .as_ref()
         .map(|m| gold_set(m, question.as_ref(), ranking.as_ref()))

@@ -3,7 +3,7 @@
 //! differences, so the dashboard's loader worker finds these off the page's thread and the
 //! page's [`TableMatcher`] answers from them ([`TableMatcher::with_parses`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -29,12 +29,19 @@ impl StatementParses {
             return None;
         }
         let matcher = TableMatcher::new(&body.namespaces).ok()?;
-        let statements = body
-            .corpora
+        Some(matcher.statement_parses(Self::gold_statements(body)))
+    }
+
+    /// Every distinct gold statement of `body`, in bundle order (what [`Self::of_gold_sql`]
+    /// parses; a caller may parse them a few at a time).
+    pub fn gold_statements(body: &BundleBody) -> Vec<&str> {
+        let mut seen = HashSet::new();
+        body.corpora
             .iter()
             .flat_map(|c| &c.questions)
             .flat_map(|q| &q.gt_sql)
-            .map(String::as_str);
-        Some(matcher.statement_parses(statements))
+            .map(String::as_str)
+            .filter(|s| seen.insert(*s))
+            .collect()
     }
 }
