@@ -3,6 +3,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::{ChartError, Theme};
 
@@ -110,28 +111,73 @@ pub fn draw_curves<DB: DrawingBackend>(
     for s in &chart.series {
         let pts: Vec<(f64, f64)> = s.points.iter().map(|&(k, v)| (f64::from(k), v)).collect();
         let color = s.color;
-        ctx.draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))?
-            .label(s.label.clone())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
-            });
+        ctx.draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))?;
         draw_markers(&mut ctx, &pts, color, s.marker)?;
-    }
-    if !chart.series.is_empty() {
-        ctx.configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(theme.background.mix(0.9))
-            .border_style(theme.grid)
-            .label_font(label_style)
-            .draw()?;
     }
     let (x0, y0) = ctx.backend_coord(&(1.0, 0.0));
     let (x1, y1) = ctx.backend_coord(&(f64::from(k_max), 1.0));
+    draw_legend(area, (x1, y0), &chart.series, &label_style, theme)?;
     Ok(CurveLayout {
         x_px: (x0, x1),
         y_px: (y0, y1),
         k_max,
     })
+}
+
+/// The series legend, boxed, with its lower-right corner just inside `corner` (the plot's
+/// lower right). Text is measured by the backend (`DrawingArea::estimate_text_size`): on a
+/// canvas that is the canvas's own `measureText`, where plotters' built-in series labels
+/// would measure each label with a `<span>` in the page and force a layout of it.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    corner: (i32, i32),
+    series: &[Series],
+    style: &TextStyle,
+    theme: Theme,
+) -> Result<(), ChartError<DB>> {
+    if series.is_empty() {
+        return Ok(());
+    }
+    let mut text_w = 0;
+    let mut text_h = 0;
+    for s in series {
+        let (w, h) = area.estimate_text_size(&s.label, style)?;
+        text_w = text_w.max(w as i32);
+        text_h = text_h.max(h as i32);
+    }
+    let (pad, swatch, line) = (6, 22, text_h.max(10) + 6);
+    let width = pad + swatch + 6 + text_w + pad;
+    let height = pad + line * series.len() as i32 + pad - 6;
+    let (x1, y1) = (corner.0 - 8, corner.1 - 8);
+    let (x0, y0) = (x1 - width, y1 - height);
+    area.draw(&Rectangle::new(
+        [(x0, y0), (x1, y1)],
+        theme.background.mix(0.9).filled(),
+    ))?;
+    area.draw(&Rectangle::new([(x0, y0), (x1, y1)], theme.grid))?;
+    let style = style.pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, s) in series.iter().enumerate() {
+        let y = y0 + pad + line * i as i32 + (line - 6) / 2;
+        let (a, b) = (x0 + pad, x0 + pad + swatch);
+        area.draw(&PathElement::new(
+            vec![(a, y), (b, y)],
+            s.color.stroke_width(2),
+        ))?;
+        let mid = (a + b) / 2;
+        let fill = s.color.filled();
+        match s.marker {
+            Marker::Circle => area.draw(&Circle::new((mid, y), 4, fill))?,
+            Marker::Square => {
+                area.draw(&Rectangle::new([(mid - 4, y - 4), (mid + 4, y + 4)], fill))?
+            }
+            Marker::Triangle => area.draw(&Polygon::new(
+                vec![(mid, y - 5), (mid - 5, y + 4), (mid + 5, y + 4)],
+                fill,
+            ))?,
+        }
+        area.draw(&Text::new(s.label.clone(), (b + 6, y), style.clone()))?;
+    }
+    Ok(())
 }
 
 type Ctx<'a, DB> = ChartContext<

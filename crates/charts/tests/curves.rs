@@ -46,7 +46,8 @@ fn circles(svg: &str) -> Vec<(i32, i32)> {
 fn one_marker_per_point_at_its_exact_position() {
     let (svg, layout) = render(&chart(vec![(1, 0.5), (2, 1.0), (3, 1.0)], 3));
     let c = circles(&svg);
-    assert_eq!(c.len(), 3);
+    // Three markers, then the legend's sample marker.
+    assert_eq!(c.len(), 4);
     // k = 1 sits on the left end, k = 3 on the right end; value 1.0 at the y of 1.0.
     assert_eq!(c[0].0, layout.x_px.0);
     assert_eq!(c[2].0, layout.x_px.1);
@@ -64,13 +65,24 @@ fn one_marker_per_point_at_its_exact_position() {
 
 #[test]
 fn title_and_legend_are_escaped_text() {
-    let (svg, _) = render(&chart(vec![(1, 0.25)], 10));
+    let (svg, layout) = render(&chart(vec![(1, 0.25)], 10));
     assert!(
         svg.contains("recall@k &lt;synthetic &amp; &quot;quoted&quot;&gt;"),
         "{svg}"
     );
     assert!(svg.contains("recall@k (share of gold tables found)"));
     assert!(!svg.contains("<synthetic"));
+    // The legend sits inside the plot's lower-right corner: its sample marker (the last
+    // circle) is left of k = 10 and above value 0, in the right half and the lower third.
+    let (cx, cy) = *circles(&svg).last().unwrap();
+    assert!(
+        cx < layout.x_px.1 && cx > (layout.x_px.0 + layout.x_px.1) / 2,
+        "{cx}"
+    );
+    assert!(
+        cy < layout.y_px.0 && cy > layout.y_px.0 - (layout.y_px.0 - layout.y_px.1) / 3,
+        "{cy}"
+    );
     assert!(svg.contains("k (tables retrieved)"));
 }
 
