@@ -182,13 +182,14 @@ pub struct LoadStats {
 
 /// Starts loading `request` in a Web Worker (on the main thread where there is none),
 /// replacing any earlier load. `on_progress` sees every phase; `on_done` gets the result
-/// once (never after [`LoadHandle::cancel`]).
+/// (never after [`LoadHandle::cancel`]), and once more with an error if the bundle it was
+/// given fails the content-hash check the worker finishes after handing it over.
 pub fn load(
     request: BundleRequest,
     on_progress: impl Fn(Progress) + 'static,
-    on_done: impl FnOnce(Result<Loaded, LoadError>) + 'static,
+    on_done: impl Fn(Result<Loaded, LoadError>) + 'static,
 ) -> loader::client::LoadHandle {
-    loader::client::start(request, Box::new(on_progress), Box::new(on_done))
+    loader::client::start(request, Box::new(on_progress), std::rc::Rc::new(on_done))
 }
 
 /// One cell with its full trajectory text (SQL results, final answer, judge reasoning) from

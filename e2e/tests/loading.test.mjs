@@ -6,7 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, readFileSync } from 'node:fs';
+import { mkdirSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { startServer, ROOT, OUT } from './server.mjs';
 import { launch, newPage } from './browser.mjs';
@@ -112,6 +113,31 @@ test('broken and hostile files: an error naming file and line, text not script, 
   assert.match(page.url(), /\?bundle=bundles\/article\.json\.gz&h=[0-9a-f]{12}$/);
   assert.equal(await page.locator('#panic-banner').count(), 0);
   assert.deepEqual(problems, []);
+});
+
+test('a bundle whose body does not match its content hash opens, then the check in the worker replaces it with the error', async () => {
+  // The exported sample with one changed word in the body the hash covers.
+  const dir = path.join(WORK, 'tampered');
+  mkdirSync(dir, { recursive: true });
+  const bundle = JSON.parse(gunzipSync(readFileSync(path.join(WORK, 'exported.json.gz'))).toString('utf8'));
+  bundle.body.notice = `${bundle.body.notice} (edited)`;
+  writeFileSync(path.join(dir, 'tampered.json.gz'), gzipSync(JSON.stringify(bundle)));
+  const own = await startServer(['--bundles', dir]);
+  try {
+    const { page, problems } = await newPage(browser);
+    await page.goto(`${own.url}?bundle=bundles/tampered.json.gz`);
+    const panel = page.locator('[data-testid="error-panel"]');
+    await panel.waitFor({ timeout: 60000 });
+    const text = await panel.innerText();
+    assert.match(text, /tampered\.json\.gz/);
+    assert.match(text, new RegExp(`content_hash ${bundle.content_hash} does not match the body \\(computed [0-9a-f]{64}\\)`));
+    // The views are gone and the open controls are back.
+    assert.equal(await page.locator('[data-testid="leaderboard-view"]').count(), 0);
+    await page.locator('[data-testid="open-url"]').waitFor({ timeout: 5000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await own.stop();
+  }
 });
 
 test('a slow import can be cancelled, and the next load works', async () => {

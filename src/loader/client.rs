@@ -15,6 +15,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use super::pipeline;
+use super::prestart;
 use super::protocol::{self, FromWorker, ToWorker};
 use super::split::Assembler;
 use crate::bundle_matcher;
@@ -25,7 +26,7 @@ use crate::data::{BundleRequest, LoadError, LoadStats, Loaded, Phase, Progress, 
 pub const WORKER_SCRIPT: &str = "./loader-worker.js";
 
 type OnProgress = Box<dyn Fn(Progress)>;
-type OnDone = Box<dyn FnOnce(Result<Loaded, LoadError>)>;
+type OnDone = Rc<dyn Fn(Result<Loaded, LoadError>)>;
 
 /// A running (or finished) load; [`LoadHandle::cancel`] stops it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +61,7 @@ impl Current {
         }
         let mut state = self.state.borrow_mut();
         state.on_done = None;
+        state.after_done = None;
         state.asm = None;
         // Detail requests the stopped worker will never answer resolve to `null` (an error
         // for the caller) instead of waiting forever.
@@ -76,6 +78,9 @@ pub(super) struct State {
     source: String,
     on_progress: Option<OnProgress>,
     on_done: Option<OnDone>,
+    /// `on_done` again after a bundle was handed over: the worker checks the content hash
+    /// after `Done`, and a mismatch replaces the bundle with the error.
+    after_done: Option<OnDone>,
     asm: Option<Assembler>,
     rows_total: u64,
     rows_done: u64,
@@ -115,11 +120,19 @@ pub fn start(request: BundleRequest, on_progress: OnProgress, on_done: OnDone) -
         on_done: Some(on_done),
         ..State::default()
     }));
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_SCRIPT, &options).ok();
+    let (worker, early) = match prestart::take() {
+        Some(p) => (Some(p.worker), p.early),
+        None => {
+            let options = WorkerOptions::new();
+            options.set_type(WorkerType::Module);
+            (
+                Worker::new_with_options(WORKER_SCRIPT, &options).ok(),
+                Vec::new(),
+            )
+        }
+    };
     match &worker {
-        Some(w) => wire(w, id, &state),
+        Some(w) => wire(w, id, &state, early),
         None => run_locally(id, state.clone()),
     }
     CURRENT.set(Some(Current { id, worker, state }));
@@ -130,7 +143,9 @@ fn is_current(id: u64) -> bool {
     CURRENT.with_borrow(|c| c.as_ref().is_some_and(|c| c.id == id))
 }
 
-fn wire(worker: &Worker, id: u64, state: &Rc<RefCell<State>>) {
+/// Installs the load's handlers on `worker`, then hands them the `early` events a
+/// prestarted worker sent before (see [`prestart`]).
+fn wire(worker: &Worker, id: u64, state: &Rc<RefCell<State>>, early: Vec<JsValue>) {
     let st = state.clone();
     let w = worker.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
@@ -172,6 +187,14 @@ fn wire(worker: &Worker, id: u64, state: &Rc<RefCell<State>>) {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    for ev in early {
+        let handler: &Function = if ev.is_instance_of::<MessageEvent>() {
+            on_message.as_ref().unchecked_ref()
+        } else {
+            on_error.as_ref().unchecked_ref()
+        };
+        let _ = handler.call1(&JsValue::NULL, &ev);
+    }
     // Kept for the life of the worker; a stale load's handlers only check `is_current`.
     on_message.forget();
     on_error.forget();
@@ -258,6 +281,7 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
             finish(state, Err(LoadError::Import { message, warnings }));
         }
         FromWorker::Failed { message, .. } => finish(state, Err(LoadError::Loader(message))),
+        FromWorker::Verified { verify_ms } => record_verify_ms(verify_ms),
         FromWorker::Detail { id } => {
             let resolve = state.borrow_mut().pending.remove(&id);
             if let Some(resolve) = resolve {
@@ -308,15 +332,37 @@ fn progress(state: &Rc<RefCell<State>>, p: Progress) {
     }
 }
 
+/// Hands `result` to the load's `on_done`: the first result, or an error after a bundle was
+/// handed over (a content-hash mismatch found after `Done`); nothing else after that.
 fn finish(state: &Rc<RefCell<State>>, result: Result<Loaded, LoadError>) {
     let cb = {
         let mut s = state.borrow_mut();
         s.on_progress = None;
         s.asm = None;
-        s.on_done.take()
+        match s.on_done.take() {
+            Some(cb) => {
+                if result.is_ok() {
+                    s.after_done = Some(cb.clone());
+                }
+                Some(cb)
+            }
+            None if result.is_err() => s.after_done.take(),
+            None => None,
+        }
     };
     if let Some(cb) = cb {
         cb(result);
+    }
+}
+
+/// The worker's content-hash check time, on `<html data-load-verify-ms>` (the check ends after
+/// the bundle is shown; e2e/bench/load.mjs reads it there).
+fn record_verify_ms(ms: f64) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-load-verify-ms", &format!("{ms}"));
     }
 }
 

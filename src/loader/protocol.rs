@@ -58,12 +58,19 @@ pub enum FromWorker {
         /// Rows in this chunk.
         rows: u64,
     },
-    /// Every chunk was sent and the content hash checked.
+    /// Every chunk was sent: the bundle can be shown. The content hash is checked after
+    /// this ([`FromWorker::Verified`], or [`FromWorker::Failed`] on a mismatch).
     Done {
         /// Sizes and timings measured in the worker.
         stats: LoadStats,
     },
-    /// Loading failed; the message names file, line, field and what was expected.
+    /// The content hash matched (after [`FromWorker::Done`]; imports have nothing to check).
+    Verified {
+        /// Time the check took in the worker, ms.
+        verify_ms: f64,
+    },
+    /// Loading failed; the message names file, line, field and what was expected. After
+    /// [`FromWorker::Done`]: the content hash did not match.
     Failed {
         /// The error, in plain words.
         message: String,

@@ -1,8 +1,9 @@
 //! The worker side: runs in the loader Web Worker (`loader-worker.js`), loads one request,
-//! sends the page a skeleton and chunks (see [`super::split`]), checks the content hash, and
-//! keeps the full bundle to answer [`ToWorker::Detail`].
+//! sends the page a skeleton and chunks (see [`super::split`]), then the gold SQL's parses,
+//! then checks the content hash, and keeps the full bundle to answer [`ToWorker::Detail`].
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
@@ -19,7 +20,7 @@ use crate::data::{BundleRequest, now_ms};
 use crate::yield_now::yield_now;
 
 thread_local! {
-    static FULL: RefCell<Option<Bundle>> = const { RefCell::new(None) };
+    static FULL: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
 }
 
 /// Entry point of the worker (`start_loader_worker` in src/main.rs): installs the message
@@ -118,23 +119,11 @@ async fn run(request: BundleRequest) {
             Some(&json),
         );
     });
-    // The page parses the chunks while the hash is checked here.
-    let name = request.source();
-    let t0 = now_ms();
-    if !stats.imported
-        && let Err(e) = verify_bundle_fast(&name, &bundle).await
-    {
-        return post(
-            &FromWorker::Failed {
-                message: e.to_string(),
-                warnings: Vec::new(),
-            },
-            None,
-        );
-    }
-    stats.verify_ms = now_ms() - t0;
     stats.in_worker = true;
     stats.stripped = strip;
+    // The page shows the bundle as soon as its chunks are in; the gold SQL is parsed for it
+    // (see crate::bundle_matcher), then the content hash is checked: a mismatch replaces the
+    // shown bundle with the error.
     post(&FromWorker::Done { stats }, None);
     let statements: Vec<String> = StatementParses::gold_statements(&bundle.body)
         .into_iter()
@@ -143,7 +132,8 @@ async fn run(request: BundleRequest) {
     let matcher = (!bundle.body.namespaces.is_empty())
         .then(|| TableMatcher::new(&bundle.body.namespaces).ok())
         .flatten();
-    FULL.set(Some(bundle));
+    let bundle = Rc::new(bundle);
+    FULL.set(Some(bundle.clone()));
     let parses = match matcher {
         Some(m) => Some(gold_parses(&m, &statements).await),
         None => None,
@@ -152,6 +142,25 @@ async fn run(request: BundleRequest) {
         &FromWorker::GoldParses,
         Some(&serde_json::to_vec(&parses).unwrap_or_default()),
     );
+    if stats.imported {
+        return;
+    }
+    let t0 = now_ms();
+    match verify_bundle_fast(&request.source(), &bundle).await {
+        Ok(()) => post(
+            &FromWorker::Verified {
+                verify_ms: now_ms() - t0,
+            },
+            None,
+        ),
+        Err(e) => post(
+            &FromWorker::Failed {
+                message: e.to_string(),
+                warnings: Vec::new(),
+            },
+            None,
+        ),
+    }
 }
 
 /// Statements parsed per slice; the worker answers detail requests between slices.
