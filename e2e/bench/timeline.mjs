@@ -1,10 +1,27 @@
+// Load timeline (not a test): when each loader-worker message reaches the page (`worker-new`,
+// `msg:ready`, the first time of each progress phase, `first-chunk`, `msg:done`,
+// `msg:gold_parses`, `msg:verified`), when the app's module started (`app-started`) and the
+// first chart was drawn (`chart`), page clock ms from navigation start; plus resource timings
+// [name, start, end] and the long tasks [start, duration]. One JSON line per run.
+//
+// Usage: RUNLENS_BIN=... node e2e/bench/timeline.mjs [--runs N] [--bundles DIR] [URL_PATH]
+//   e.g. node e2e/bench/timeline.mjs --bundles target/bench-bundles bundles/article.json.gz
 import { startServer } from '../tests/server.mjs';
 import { launch, newPage } from '../tests/browser.mjs';
-const url = process.argv[2] || 'bundles/article.json.gz';
-const server = await startServer(['--bundles', 'target/bench-bundles']);
+
+const args = process.argv.slice(2);
+const serveArgs = [];
+let runs = 3;
+let url = 'bundles/article.json.gz';
+for (let i = 0; i < args.length; i += 1) {
+  if (args[i] === '--bundles') serveArgs.push('--bundles', args[++i]);
+  else if (args[i] === '--runs') runs = Number(args[++i]);
+  else url = args[i];
+}
+const server = await startServer(serveArgs);
 const browser = await launch();
 try {
-  for (let r = 0; r < 3; r++) {
+  for (let r = 0; r < runs; r++) {
     const { page } = await newPage(browser);
     await page.addInitScript(() => {
       window.__ev = [];
