@@ -8,6 +8,7 @@
 pub mod api;
 pub mod app;
 pub mod bundle_matcher;
+pub mod compiled_rules;
 pub mod components;
 pub mod data;
 pub mod export;

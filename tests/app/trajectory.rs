@@ -603,3 +603,25 @@ async fn the_ranking_question_panel_opens_each_models_trajectory() {
         )
     );
 }
+
+#[wasm_bindgen_test]
+fn a_rules_config_is_compiled_once_while_it_stays_the_same() {
+    use runlens_core::rules::RulesConfig;
+    use runlens_web::compiled_rules::compiled_rules;
+    let yaml = "semantic_rules: {}\ndecidable_rules:\n  no_star:\n    description: no star\n    kind: forbidden_when\n    forbidden_regex: 'select\\s+\\*'\n";
+    let a = RulesConfig::from_yaml_str(yaml, "rules.yaml").unwrap();
+    let first = compiled_rules(&a);
+    let again = compiled_rules(&a.clone());
+    assert!(std::rc::Rc::ptr_eq(&first, &again));
+    // The compiled rules check as the config says: `SELECT *` violates no_star.
+    let checks = first
+        .as_ref()
+        .as_ref()
+        .unwrap()
+        .checks(&["SELECT * FROM crm.a".to_string()]);
+    assert_eq!(checks.decidable["no_star"].as_str(), "violation");
+    // Another config is compiled anew.
+    let b = RulesConfig::from_yaml_str("semantic_rules: {}\ndecidable_rules: {}\n", "rules.yaml")
+        .unwrap();
+    assert!(!std::rc::Rc::ptr_eq(&first, &compiled_rules(&b)));
+}

@@ -5,8 +5,10 @@
 use runlens_core::bundle::{BundleBody, Cell, Checks, FailureLabel, Outcome};
 use runlens_core::jev::SystemOneRequest;
 use runlens_core::jev::label_request::{DEFAULT_MAX_RESULT_CHARS, FailedCell, label_request};
-use runlens_core::metrics::rule_checks::{CompiledRules, MechanicalChecks};
+use runlens_core::metrics::rule_checks::MechanicalChecks;
 use serde_json::Value;
+
+use crate::compiled_rules::compiled_rules;
 
 /// The cell as the labeller reads it: missing ground truth gives `[]` and `""`.
 pub fn failed_cell(body: &BundleBody, corpus: &str, trace: &str, cell: &Cell) -> FailedCell {
@@ -37,8 +39,10 @@ pub fn mechanical_checks(
     let Some(rules) = &body.rules else {
         return Ok(None);
     };
-    let compiled = CompiledRules::new(rules).map_err(|e| format!("rules config: {e}"))?;
-    Ok(Some(compiled.checks(sqls)))
+    match compiled_rules(rules).as_ref() {
+        Ok(compiled) => Ok(Some(compiled.checks(sqls))),
+        Err(e) => Err(format!("rules config: {e}")),
+    }
 }
 
 /// The exact request the harness sends for this cell (default 2,000-character clipping).

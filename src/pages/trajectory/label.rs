@@ -3,8 +3,9 @@
 
 use leptos::prelude::*;
 use runlens_core::bundle::{FailureLabel, FmLabel};
-use runlens_core::metrics::rule_checks::CompiledRules;
 use runlens_core::rules::RulesConfig;
+
+use crate::compiled_rules::compiled_rules;
 
 /// Class of the re-label panel's slot (filled by the re-label panel's owner).
 pub const RELABEL_SLOT_CLASS: &str = "relabel-slot";
@@ -37,7 +38,8 @@ pub fn rule_rows(
     sqls: &[String],
     label: Option<&FailureLabel>,
 ) -> Option<RuleRows> {
-    if let Some(compiled) = rules.and_then(|r| CompiledRules::new(r).ok()) {
+    let compiled = rules.map(compiled_rules);
+    if let Some(Ok(compiled)) = compiled.as_deref() {
         let c = compiled.checks(sqls);
         let rows = c
             .decidable
