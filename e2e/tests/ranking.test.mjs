@@ -77,12 +77,12 @@ test('a question opens, the link reopens the same view, back closes it', async (
   const { page, problems } = await newPage(browser);
   await page.goto(server.url + START + '&k=7&t=0.4');
   const table = page.getByTestId('question-table');
-  await table.locator('tbody tr').first().waitFor({ timeout: 30000 });
+  await table.locator('tbody tr[data-trace]').first().waitFor({ timeout: 30000 });
   assert.match(await page.getByTestId('question-count').innerText(), /^136 of 136 questions$/);
   await page.getByTestId('below5').check();
   const below = Number((await page.getByTestId('question-count').innerText()).split(' ')[0]);
   assert.ok(below > 0 && below < 136, `${below} questions need a table below rank 5`);
-  const first = table.locator('tbody tr').first();
+  const first = table.locator('tbody tr[data-trace]').first();
   const id = await first.getAttribute('data-trace');
   await first.getByRole('button').click();
   const detail = page.getByTestId('question-detail');

@@ -11,6 +11,7 @@ pub mod import_warnings;
 pub mod load_progress;
 pub mod metric;
 pub mod open_bundle;
+pub mod row_window;
 pub mod tab_bar;
 pub mod text_measure;
 
@@ -25,4 +26,5 @@ pub use import_warnings::ImportWarnings;
 pub use load_progress::LoadProgress;
 pub use metric::MetricValue;
 pub use open_bundle::OpenBundle;
+pub use row_window::RowWindow;
 pub use tab_bar::TabBar;

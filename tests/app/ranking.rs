@@ -77,10 +77,18 @@ fn metric(host: &web_sys::HtmlElement, name: &str) -> Option<f64> {
         .map(|e| e.get_attribute("data-value").unwrap().parse().unwrap())
 }
 
+/// Question rows in the DOM (the table is virtualised: the rows in view plus a margin).
 fn rows_shown(host: &web_sys::HtmlElement) -> u32 {
-    host.query_selector_all("table.questions tbody tr")
+    host.query_selector_all("table.questions tbody tr[data-trace]")
         .unwrap()
         .length()
+}
+
+fn question_count(host: &web_sys::HtmlElement) -> String {
+    host.query_selector("[data-testid='question-count']")
+        .unwrap()
+        .map(|e| e.text_content().unwrap_or_default())
+        .unwrap_or_default()
 }
 
 #[wasm_bindgen_test]
@@ -111,7 +119,10 @@ async fn a_large_corpus_is_built_in_slices_then_cached_across_mounts() {
         metric(&host, "high_confidence:precision"),
         Some(once.high_confidence.precision)
     );
-    assert_eq!(rows_shown(&host), 300);
+    // All 300 listed; rendered: the 450 px box holds 15 rows of 30 px, + 1 + a margin of 6
+    // below (none above at the top).
+    assert_eq!(question_count(&host), "300 of 300 questions");
+    assert_eq!(rows_shown(&host), 22);
     assert!(
         host.query_selector("[data-testid='ranking-progress']")
             .unwrap()
@@ -121,7 +132,50 @@ async fn a_large_corpus_is_built_in_slices_then_cached_across_mounts() {
     let again = mount(b);
     leptos::task::tick().await;
     assert_eq!(metric(&again, "recall@10"), Some(7.0 / 300.0));
-    assert_eq!(rows_shown(&again), 300);
+    assert_eq!(rows_shown(&again), 22);
+}
+
+#[wasm_bindgen_test]
+async fn the_question_table_renders_the_rows_in_view_and_scrolls_through_all() {
+    let b = Arc::new(big());
+    let host = mount(b);
+    let mut waited = 0;
+    while rows_shown(&host) == 0 && waited < 60_000 {
+        sleep(20).await;
+        waited += 20;
+    }
+    let ids = |host: &web_sys::HtmlElement| -> Vec<String> {
+        let list = host
+            .query_selector_all("table.questions tbody tr[data-trace]")
+            .unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .filter_map(|n| n.dyn_into::<web_sys::Element>().ok())
+            .filter_map(|e| e.get_attribute("data-trace"))
+            .collect()
+    };
+    assert_eq!(ids(&host).first().map(String::as_str), Some("q000"));
+    // Scrolled to row 150 (4,500 px): rows 144..172 are rendered, below a 4,320 px spacer.
+    let scroll: web_sys::HtmlElement = host
+        .query_selector("[data-testid='question-scroll']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    scroll.set_scroll_top(4_500);
+    scroll
+        .dispatch_event(&web_sys::Event::new("scroll").unwrap())
+        .unwrap();
+    leptos::task::tick().await;
+    let shown = ids(&host);
+    assert_eq!(shown.len(), 172 - 144);
+    assert_eq!(shown.first().map(String::as_str), Some("q144"));
+    assert_eq!(shown.last().map(String::as_str), Some("q171"));
+    let top_spacer = host
+        .query_selector("table.questions tbody tr.spacer")
+        .unwrap()
+        .unwrap()
+        .get_attribute("style");
+    assert_eq!(top_spacer.as_deref(), Some("height:4320px"));
 }
 
 /// One corpus, namespace `crm`, question q1 whose gold SQL is a comma join: the harness rule

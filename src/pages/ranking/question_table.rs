@@ -1,20 +1,28 @@
 //! The per-question table: sortable (URL `sort=`), filterable by text (`q=`), number of gold
 //! tables (`ngold=`) and "needs a table below rank 5" (`below5=`); a click opens the question.
+//! Every row is reachable by scrolling; only the rows in view (plus a margin) are rendered
+//! ([`ROWS`]), so a corpus of thousands of questions costs no more to show than the sample.
 
 use std::cmp::Ordering;
 
 use std::sync::Arc;
 
+use leptos::html::Div;
 use leptos::prelude::*;
 use runlens_core::metrics::question_rows::QuestionRow;
 
 use runlens_core::csv::to_csv;
 
-use crate::components::ExportButtons;
+use crate::components::{ExportButtons, RowWindow};
 use crate::state::{Sort, UrlState, ViewState};
 
-/// Most rows rendered at once; the rest are reachable by filtering or sorting.
-pub const MAX_ROWS: usize = 500;
+/// Geometry of the virtualised rows (fixed-height rows, question text cut with an ellipsis
+/// and shown whole in its tooltip).
+pub const ROWS: RowWindow = RowWindow {
+    row_height: 30,
+    view_height: 450,
+    margin: 6,
+};
 
 /// A sortable column: key (URL), header, and the sort value.
 struct Col {
@@ -163,6 +171,38 @@ pub fn QuestionTable(
         c
     });
     let total = move || rows.with(|r| r.len());
+    let scroller = NodeRef::<Div>::new();
+    let (top, set_top) = signal(0usize);
+    // Other filters or another sort start at the top.
+    Effect::new(move |_| {
+        visible.track();
+        set_top.set(0);
+        if let Some(el) = scroller.get_untracked() {
+            el.set_scroll_top(0);
+        }
+    });
+    let on_scroll = move |_| {
+        if let Some(el) = scroller.get_untracked() {
+            set_top.set(el.scroll_top().max(0) as usize);
+        }
+    };
+    let n = move || visible.with(Vec::len);
+    let shown = move || {
+        let (start, end) = ROWS.range(top.get(), n());
+        let all = rows.get();
+        visible.with(|v| {
+            v.get(start..end)
+                .unwrap_or_default()
+                .iter()
+                .map(|&i| (all.clone(), i))
+                .collect::<Vec<_>>()
+        })
+    };
+    let spacer = move |above: bool| {
+        let (start, end) = ROWS.range(top.get(), n());
+        let (a, b) = ROWS.spacers(start, end, n());
+        format!("height:{}px", if above { a } else { b })
+    };
     view! {
         <section class="question-table" data-testid="question-table">
             <h3>"Questions"</h3>
@@ -197,20 +237,23 @@ pub fn QuestionTable(
                 </span>
                 <ExportButtons base_name="questions" csv=Callback::new(move |()| rows.with_untracked(|r| visible.with_untracked(|v| questions_csv(v.iter().filter_map(|&i| r.get(i)))))) />
             </div>
-            <div class="table-scroll">
-            <table class="questions">
+            <div class="table-scroll question-scroll" node_ref=scroller on:scroll=on_scroll
+                data-testid="question-scroll" style=format!("max-height:{}px;overflow-y:auto;position:relative", ROWS.view_height)>
+            <table class="questions virtual">
+                <colgroup>
+                    <col class="c-id" /><col class="c-question" /><col class="c-gold" />
+                    <col class="c-num" /><col class="c-num" /><col class="c-num" /><col class="c-num" />
+                </colgroup>
                 <thead><tr>{COLS.iter().map(|c| view! { <Header col=c /> }).collect_view()}</tr></thead>
                 <tbody>
-                    <For each=move || { let all = rows.get(); visible.get().into_iter().take(MAX_ROWS).map(move |i| (all.clone(), i)) }
-                        key=|(all, i)| all.get(*i).map(|r| r.trace_id.clone()) let((all, i))>
+                    <tr class="spacer" aria-hidden="true" style=move || spacer(true)></tr>
+                    <For each=shown key=|(all, i)| all.get(*i).map(|r| r.trace_id.clone()) let((all, i))>
                         {all.get(i).map(|r| view! { <Row row=r /> })}
                     </For>
+                    <tr class="spacer" aria-hidden="true" style=move || spacer(false)></tr>
                 </tbody>
             </table>
             </div>
-            <Show when=move || { visible.with(Vec::len) > MAX_ROWS }>
-                <p class="hint">{move || format!("Showing the first {MAX_ROWS} of {}; filter or sort to see others.", visible.with(Vec::len))}</p>
-            </Show>
         </section>
     }
 }
@@ -258,10 +301,10 @@ fn Row<'a>(row: &'a QuestionRow) -> impl IntoView + use<> {
     };
     let dash = |v: Option<usize>| v.map_or_else(|| "not ranked".to_owned(), |x| x.to_string());
     view! {
-        <tr data-trace=row.trace_id.clone() class:selected=selected>
+        <tr data-trace=row.trace_id.clone() class:selected=selected style=format!("height:{}px", ROWS.row_height)>
             <td><button class="link" on:click=open>{row.trace_id.clone()}</button></td>
-            <td class="question-text">{row.question.clone()}</td>
-            <td>{row.gold.join(", ")}</td>
+            <td class="question-text" title=row.question.clone()>{row.question.clone()}</td>
+            <td title=row.gold.join(", ")>{row.gold.join(", ")}</td>
             <td class="num">{dash(row.worst_gold_rank)}</td>
             <td class="num">{dash(row.k_star)}</td>
             <td class="num" data-value=row.ndcg_at_10.to_string()>{format!("{:.3}", row.ndcg_at_10)}</td>
