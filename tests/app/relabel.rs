@@ -216,6 +216,59 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
     assert_eq!(OverridesFile::from_json(&stored).unwrap(), file);
 }
 
+/// Apply updates the real failures and audit views mounted on the effective bundle (as the
+/// overview mounts them): ex-007 wrong_table / schema_choice / FM3, correct_despite_fail 0.8
+/// → wrong_join / query_construction / FM4, correct_despite_fail 0.1 (label_response).
+#[wasm_bindgen_test]
+async fn apply_updates_the_failures_histograms_and_the_audit_queue() {
+    use runlens_web::pages::{AuditView, FailuresView};
+    clear_storage("views");
+    let fake = FakeJev::new(Ok(label_response()));
+    let host = mount(ViewState::default(), fake, "views", |b| {
+        view! {
+            <RelabelPanel bundle=b.clone() corpus="views" model="gpt-4.1" trace_id="ex-007" />
+            <FailuresView bundle=b.clone() />
+            <AuditView bundle=b />
+        }
+    });
+    settle().await;
+    let failures = |metric: &str| {
+        let selector = format!("[data-testid='failures-view'] [data-metric='{metric}']");
+        attr(&host, &selector, "data-value")
+    };
+    let audit = || {
+        attr(
+            &host,
+            "[data-testid='audit-view'] [data-metric='audit:count']",
+            "data-value",
+        )
+    };
+    let names = [
+        "sub_mode:wrong_table",
+        "sub_mode:wrong_join",
+        "family:schema_choice",
+        "family:query_construction",
+        "fm_bucket:FM3 wrong data",
+        "fm_bucket:FM4 wrong impl",
+        "failures:count",
+        "cdf:above",
+    ];
+    let before: Vec<String> = names.iter().map(|m| failures(m)).collect();
+    // ex-007 and ex-008 (wrong_join / query_construction / FM4); only ex-007 has
+    // correct_despite_fail ≥ 0.65, so one failure above the threshold and one queue item.
+    assert_eq!(before, ["1", "1", "1", "1", "1", "1", "2", "1"]);
+    assert_eq!(audit(), "1");
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    click(&host, "[data-testid='relabel-apply']");
+    settle().await;
+    let after: Vec<String> = names.iter().map(|m| failures(m)).collect();
+    // −1 / +1 on the old and new sub-mode, family and bucket; still 2 failures; the new
+    // correct_despite_fail 0.1 < 0.65 takes ex-007 out of the cdf count and the audit queue.
+    assert_eq!(after, ["0", "2", "0", "2", "0", "2", "2", "0"]);
+    assert_eq!(audit(), "0");
+}
+
 #[wasm_bindgen_test]
 fn ov_links_round_trip_and_refuse_damage() {
     let file = one_override("dev");
