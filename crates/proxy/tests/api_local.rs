@@ -134,6 +134,27 @@ async fn too_many_choices_is_a_plain_string_400() {
 }
 
 #[tokio::test]
+async fn a_choice_without_options_is_a_422_too_short_item() {
+    let body = json!({"state": "s", "questions": {"team": {"type": "choice", "criteria": {}}}});
+    let (status, _, reply) = send(
+        &local_app(Config::default()),
+        post_json("/v1/systemone", &body),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        reply,
+        json!({"detail": [{
+            "type": "too_short",
+            "loc": ["body", "questions", "team", "choice", "criteria"],
+            "msg": "Dictionary should have at least 1 item after validation, not 0",
+            "input": {},
+            "ctx": {"field_type": "Dictionary", "min_length": 1, "actual_length": 0}
+        }]})
+    );
+}
+
+#[tokio::test]
 async fn malformed_json_is_a_json_invalid_422() {
     let request = Request::post("/v1/systemone")
         .body(Body::from("{\"state\": "))

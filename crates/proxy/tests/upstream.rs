@@ -306,11 +306,28 @@ async fn a_dropped_connection_is_retried_once_then_502() {
 async fn invalid_requests_are_refused_before_reaching_upstream() {
     let (url, fake) = start_fake(vec![]).await;
     let body = json!({"model": "jev-1.13.0", "questions": {"q": {"type": "score", "criteria": ["only one"]}}, "state": "s"});
-    let (status, _, reply) = send(&typesafe_app(url), post_json("/v1/systemone", &body)).await;
+    let app = typesafe_app(url);
+    let (status, _, reply) = send(&app, post_json("/v1/systemone", &body)).await;
+    // jev-api.md §9.2: a score needs 2 to 10 levels, a schema check (422).
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        reply,
+        json!({"detail": [{
+            "type": "too_short",
+            "loc": ["body", "questions", "q", "score", "criteria"],
+            "msg": "List should have at least 2 items after validation, not 1",
+            "input": ["only one"],
+            "ctx": {"field_type": "List", "min_length": 2, "actual_length": 1}
+        }]})
+    );
+    // Too many levels is the API's 400 with a plain-string detail (§7).
+    let levels: Vec<String> = (0..11).map(|i| format!("l{i}")).collect();
+    let body = json!({"state": "s", "questions": {"q": {"type": "score", "criteria": levels}}});
+    let (status, _, reply) = send(&app, post_json("/v1/systemone", &body)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         reply,
-        json!({"detail": "Too few score levels. Must have at least 2 levels."})
+        json!({"detail": "Too many score levels. Must have at most 10 levels."})
     );
     assert!(fake.seen.lock().unwrap().is_empty());
 }
