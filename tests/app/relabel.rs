@@ -378,11 +378,11 @@ async fn overrides_persist_per_bundle_in_local_storage() {
     assert_eq!(storage().get_item(&key).unwrap(), None);
 }
 
-/// Re-ranking: the §5.6 question (recorded ranked usage_daily, dim_account, support_case;
-/// gold support_case + usage_daily) re-asked; P(yes) 0.1 / 0.9 / 0.8 for t0..t2 (universe
-/// order dim_account, support_case, usage_daily) → support_case, usage_daily, dim_account.
-#[wasm_bindgen_test]
-async fn rerank_shows_the_new_ranking_and_its_metrics() {
+/// Mounts the re-rank panel of the §5.6 question (recorded ranked usage_daily, dim_account,
+/// support_case; gold support_case + usage_daily) against a fake Jev answering as `model`
+/// with P(yes) 0.1 / 0.9 / 0.8 for t0..t2 (universe order dim_account, support_case,
+/// usage_daily), and clicks "Re-rank".
+async fn rerank_against(model: &str, corpus: &'static str) -> (web_sys::HtmlElement, FakeJev) {
     use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow, SchemaPrompt};
     use runlens_core::jev::{Answer, SystemOneResponse};
     use runlens_core::metrics::question_rows::question_rows;
@@ -398,7 +398,7 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
     .map(String::from)
     .to_vec();
     let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let corpus = Corpus {
+    let corpus_rows = Corpus {
         name: "rank".into(),
         rankings: vec![RankingRow {
             trace_id: "ex-006".into(),
@@ -418,7 +418,7 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
             file_name: "schema.md".into(),
             text: "Table `crm.dim_account` ...".into(),
         }),
-        corpora: vec![corpus],
+        corpora: vec![corpus_rows],
         ..BundleBody::default()
     };
     let row = question_rows(&body, &body.corpora[0], &ReportOptions::default()).remove(0);
@@ -429,7 +429,7 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
         .map(|(i, p)| (format!("t{i}"), Answer::Noul { noul: *p }))
         .collect();
     let response = SystemOneResponse {
-        model: "jev-1.13.0".into(),
+        model: model.into(),
         answers,
         usage: None,
     };
@@ -438,12 +438,19 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
         k: 2,
         ..ViewState::default()
     };
-    let host = mount(state, fake.clone(), "dev", move |_| {
+    let host = mount(state, fake.clone(), corpus, move |_| {
         view! { <RerankPanel bundle=bundle.clone() row=row.clone() /> }
     });
     settle().await;
     click(&host, "[data-testid='rerank-ask']");
     settle().await;
+    (host, fake)
+}
+
+/// Re-ranking: the new ranking support_case, usage_daily, dim_account and its metrics.
+#[wasm_bindgen_test]
+async fn rerank_shows_the_new_ranking_and_its_metrics() {
+    let (host, fake) = rerank_against("jev-1.13.0", "dev").await;
     let sent = serde_json::to_value(&fake.sent()[0]).unwrap();
     assert_eq!(
         sent["questions"]["t1"]["instructions"],
@@ -478,6 +485,45 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
         host.query_selector("[data-testid='offline-warning']")
             .unwrap()
             .is_none()
+    );
+}
+
+/// The offline model's re-ranking carries one low-accuracy notice, in the line naming the
+/// model just above the new ranking.
+#[wasm_bindgen_test]
+async fn rerank_by_the_offline_model_says_it_is_low_accuracy() {
+    let (host, _) = rerank_against("sparrow-nano-general-v1.1", "dev").await;
+    assert_eq!(
+        OFFLINE_WARNING,
+        "offline model, low accuracy; set TYPESAFE_API_KEY for Jev"
+    );
+    let warnings = host
+        .query_selector_all("[data-testid='rerank-panel'] [data-testid='offline-warning']")
+        .unwrap();
+    assert_eq!(warnings.length(), 1);
+    assert_eq!(
+        text_of(
+            &host,
+            "[data-testid='rerank-panel'] .answer-meta [data-testid='offline-warning']"
+        ),
+        "offline model, low accuracy; set TYPESAFE_API_KEY for Jev"
+    );
+    assert_eq!(
+        text_of(&host, "[data-testid='rerank-panel'] .answer-meta code"),
+        "sparrow-nano-general-v1.1"
+    );
+    // The meta line comes right before the metrics and the new ranking.
+    let next = host
+        .query_selector("[data-testid='rerank-panel'] .answer-meta + table.rerank-metrics + table")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        next.get_attribute("data-testid").as_deref(),
+        Some("rerank-tables")
+    );
+    assert_eq!(
+        text_of(&host, "[data-testid='rerank-tables'] [data-rank='1']"),
+        "crm.fct_support_case ★ (0.900)"
     );
 }
 
