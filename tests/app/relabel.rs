@@ -584,3 +584,134 @@ async fn edits_to_the_form_are_what_is_sent() {
     );
     assert_eq!(sent["state"]["candidate_final_answer"], "42 seats");
 }
+
+/// Sets the value of the `selector` input / textarea and fires `input`, as typing does.
+fn type_into(host: &web_sys::HtmlElement, selector: &str, text: &str) {
+    let el = host
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"));
+    js_sys::Reflect::set(&el, &"value".into(), &text.into()).unwrap();
+    el.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+}
+
+/// Editing: an option's label and description changed, a noul and a choice question added
+/// (with their instructions and an edited option) are exactly what "Ask" sends.
+#[wasm_bindgen_test]
+async fn edited_options_and_added_noul_and_choice_questions_are_what_is_sent() {
+    use wasm_bindgen::JsCast;
+    let fake = FakeJev::new(Ok(label_response()));
+    // Its own corpus name: the panel keeps the last draft per bundle and cell in the session.
+    let host = mount(ViewState::default(), fake.clone(), "form", |b| {
+        view! { <RelabelPanel bundle=b corpus="form" model="gpt-4.1" trace_id="ex-007" /> }
+    });
+    settle().await;
+    let rule = "[data-question='prevented_by_rule'] li[data-option='0']";
+    assert_eq!(
+        value_of(&host, &format!("{rule} input.option-label")),
+        "crm_join"
+    );
+    type_into(&host, &format!("{rule} input.option-label"), "crm_dim_join");
+    type_into(
+        &host,
+        &format!("{rule} input.option-description"),
+        "join the CRM dimension on tenant_id",
+    );
+    // + yes/no (noul) → q4, + choice → q5 (ids count the 4 harness questions).
+    let add = |i: u32| {
+        host.query_selector_all(".add-question button")
+            .unwrap()
+            .item(i)
+            .unwrap()
+            .unchecked_into::<web_sys::HtmlElement>()
+            .click();
+    };
+    let questions = || host.query_selector_all("[data-question]").unwrap().length();
+    assert_eq!(questions(), 4);
+    add(0);
+    settle().await;
+    // The form is rebuilt with the new question (and keeps what was typed).
+    assert_eq!(questions(), 5);
+    assert_eq!(
+        value_of(&host, &format!("{rule} input.option-label")),
+        "crm_dim_join"
+    );
+    add(1);
+    settle().await;
+    assert_eq!(questions(), 6);
+    assert_eq!(attr(&host, "[data-question='q4']", "data-kind"), "noul");
+    assert_eq!(attr(&host, "[data-question='q5']", "data-kind"), "choice");
+    type_into(
+        &host,
+        "[data-question='q4'] textarea.instructions",
+        "Did the candidate read the CRM dimension?",
+    );
+    type_into(
+        &host,
+        "[data-question='q5'] textarea.instructions",
+        "Which join key was used?",
+    );
+    type_into(
+        &host,
+        "[data-question='q5'] li[data-option='0'] input.option-label",
+        "tenant_id",
+    );
+    type_into(
+        &host,
+        "[data-question='q5'] li[data-option='1'] input.option-label",
+        "account_id",
+    );
+    type_into(
+        &host,
+        "[data-question='q5'] li[data-option='1'] input.option-description",
+        "the internal account key",
+    );
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    let sent = fake.sent();
+    assert_eq!(sent.len(), 1, "{}", host.inner_html());
+    let sent = serde_json::to_value(&sent[0]).unwrap();
+    let ids: Vec<&String> = sent["questions"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        ids,
+        [
+            "sub_mode",
+            "prevented_by_rule",
+            "schema_hint_would_help",
+            "correct_despite_fail",
+            "q4",
+            "q5"
+        ]
+    );
+    let expected = expected_request();
+    assert_eq!(
+        sent["questions"]["prevented_by_rule"],
+        serde_json::json!({
+            "type": "choice",
+            "instructions": expected["questions"]["prevented_by_rule"]["instructions"],
+            "criteria": {
+                "crm_dim_join": "join the CRM dimension on tenant_id",
+                "none": "no semantic rule explains this failure"
+            }
+        })
+    );
+    assert_eq!(
+        sent["questions"]["q4"],
+        serde_json::json!({"type": "noul", "instructions": "Did the candidate read the CRM dimension?"})
+    );
+    assert_eq!(
+        sent["questions"]["q5"],
+        serde_json::json!({
+            "type": "choice",
+            "instructions": "Which join key was used?",
+            "criteria": {"tenant_id": null, "account_id": "the internal account key"}
+        })
+    );
+    // Nothing else changed.
+    assert_eq!(sent["state"], expected["state"]);
+    assert_eq!(
+        sent["questions"]["sub_mode"],
+        expected["questions"]["sub_mode"]
+    );
+}
