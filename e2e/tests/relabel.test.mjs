@@ -65,6 +65,11 @@ test('re-label, apply, see the counts change, export, reload with the overrides'
   assert.equal(file.overrides[0].new.sub_mode, newSub);
   assert.equal(file.overrides[0].model_id, 'sparrow-nano-general-v1.1');
   assert.match(file.overrides[0].request_hash, /^[0-9a-f]{64}$/);
+  // The raw answers the new label came from: the sub-mode's 15 probabilities as shown.
+  const raw = file.overrides[0].answers;
+  assert.deepEqual(Object.keys(raw), ['sub_mode', 'prevented_by_rule', 'schema_hint_would_help', 'correct_despite_fail']);
+  assert.equal(raw.sub_mode.choice, newSub);
+  assert.equal(Object.keys(raw.sub_mode.probabilities).length, 15);
   const saved = path.join(OUT, 'relabel-overrides.json');
   writeFileSync(saved, exported);
 

@@ -199,6 +199,8 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
     );
     assert_eq!(o.new.sub_mode.as_deref(), Some("wrong_join"));
     assert_eq!(o.model_id, "sparrow-nano-general-v1.1");
+    // The raw answers the new label came from are kept, exactly as answered.
+    assert_eq!(o.answers.as_ref(), Some(&label_response().answers));
     let sent = expected_request().to_string();
     assert_eq!(o.request_hash, request_hash(sent.as_bytes()));
     assert!(
@@ -287,6 +289,33 @@ fn ov_links_round_trip_and_refuse_damage() {
         big.overrides.push(o);
     }
     assert_eq!(link_value(&big), None);
+    // Raw answers too long for a link: the link carries the labels without them.
+    let mut wordy = file.clone();
+    if let Some(answers) = wordy.overrides[0].answers.as_mut() {
+        answers.insert(
+            "notes".into(),
+            runlens_core::jev::Answer::Choice {
+                choice: "x".repeat(40),
+                confidence: 0.5,
+                probabilities: (0..120)
+                    .map(|i| {
+                        (
+                            format!("option_{i}_{:016x}", i * 7919),
+                            1.0 / (i + 3) as f64,
+                        )
+                    })
+                    .collect(),
+            },
+        );
+    }
+    assert!(encode_overrides(&wordy).len() > MAX_LINK_CHARS);
+    let carried = decode_overrides(&link_value(&wordy).unwrap()).unwrap();
+    assert_eq!(carried.overrides[0].answers, None);
+    assert_eq!(carried.overrides[0].new, file.overrides[0].new);
+    assert_eq!(
+        carried.overrides[0].request_hash,
+        file.overrides[0].request_hash
+    );
     assert!(
         decode_overrides("2.abc")
             .unwrap_err()

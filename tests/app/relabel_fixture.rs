@@ -216,6 +216,7 @@ pub fn one_override(corpus: &str) -> OverridesFile {
         model_id: "jev-1.13.0".into(),
         request_hash: "ab".repeat(32),
         applied_at: "2026-12-03T07:00:00.000Z".into(),
+        answers: Some(label_response().answers),
     });
     file
 }
