@@ -65,9 +65,51 @@ test('re-label, apply, see the counts change, export, reload with the overrides'
   assert.equal(file.overrides[0].new.sub_mode, newSub);
   assert.equal(file.overrides[0].model_id, 'sparrow-nano-general-v1.1');
   assert.match(file.overrides[0].request_hash, /^[0-9a-f]{64}$/);
+  // The raw answers the new label came from: the sub-mode's 15 probabilities as shown.
+  const raw = file.overrides[0].answers;
+  assert.deepEqual(Object.keys(raw), ['sub_mode', 'prevented_by_rule', 'schema_hint_would_help', 'correct_despite_fail']);
+  assert.equal(raw.sub_mode.choice, newSub);
+  assert.equal(Object.keys(raw.sub_mode.probabilities).length, 15);
   const saved = path.join(OUT, 'relabel-overrides.json');
   writeFileSync(saved, exported);
-  assert.deepEqual(problems, []);
+
+  // The histograms and the audit queue of the same page moved by exactly this label:
+  // compare with the bundle as recorded (a fresh context, no overrides).
+  const cdf = (label) => label.correct_despite_fail ?? -1;
+  const inQueue = (label) => (cdf(label) >= 0.65 ? 1 : 0);
+  const { original, new: relabelled } = file.overrides[0];
+  const metrics = [
+    `sub_mode:clickhouse_error`, `sub_mode:${newSub}`,
+    `family:${original.family}`, `family:${relabelled.family}`, 'failures:count',
+  ];
+  const readFailures = async (p) => {
+    await p.getByTestId('failures-view').waitFor({ timeout: 30000 });
+    const out = {};
+    for (const m of metrics) out[m] = await value(p, `[data-testid="failures-view"] [data-metric="${m}"]`);
+    return out;
+  };
+  const readQueue = async (p) => {
+    await p.getByRole('tab', { name: 'Audit queue' }).click();
+    await p.getByTestId('audit-view').waitFor({ timeout: 30000 });
+    return value(p, '[data-testid="audit-view"] [data-metric="audit:count"]');
+  };
+  const recorded = await newPage(browser);
+  await recorded.page.goto(`${server.url}?bundle=bundles/article.json.gz&tab=failures&corpus=${DEV}`);
+  const before = await readFailures(recorded.page);
+  const queueBefore = await readQueue(recorded.page);
+  await page.getByRole('tab', { name: 'Failures' }).click();
+  const after = await readFailures(page);
+  assert.equal(after['sub_mode:clickhouse_error'], before['sub_mode:clickhouse_error'] - 1);
+  assert.equal(after[`sub_mode:${newSub}`], before[`sub_mode:${newSub}`] + 1);
+  if (original.family !== relabelled.family) {
+    assert.equal(after[`family:${original.family}`], before[`family:${original.family}`] - 1);
+    assert.equal(after[`family:${relabelled.family}`], before[`family:${relabelled.family}`] + 1);
+  }
+  assert.equal(after['failures:count'], before['failures:count']);
+  const queueAfter = await readQueue(page);
+  assert.equal(queueAfter, queueBefore - inQueue(original) + inQueue(relabelled),
+    `correct_despite_fail ${cdf(original)} → ${cdf(relabelled)}`);
+  assert.deepEqual([...problems, ...recorded.problems], []);
 
   // The link alone (a fresh browser context: no localStorage) brings the override back.
   const second = await newPage(browser);

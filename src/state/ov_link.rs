@@ -1,6 +1,7 @@
 //! The `ov=` share-link encoding of an overrides file: `1.` then base64url (no padding) of
 //! the raw-deflated compact JSON. Links carry the file only while the encoding is at most
-//! [`MAX_LINK_CHARS`] characters; larger sets travel as exported files.
+//! [`MAX_LINK_CHARS`] characters; when the raw Jev answers make it longer, the link carries
+//! the file without them (labels and provenance only); larger sets travel as exported files.
 
 use std::io::{Read, Write};
 
@@ -29,12 +30,25 @@ pub fn encode_overrides(file: &OverridesFile) -> String {
     format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(compressed))
 }
 
-/// The value to put in a link: `None` when there is nothing to carry or it is too long.
+/// The value to put in a link: the whole file if it fits, else the file without the raw
+/// answers if that fits; `None` when there is nothing to carry or it is still too long.
 pub fn link_value(file: &OverridesFile) -> Option<String> {
     if file.overrides.is_empty() {
         return None;
     }
-    Some(encode_overrides(file)).filter(|v| v.len() <= MAX_LINK_CHARS)
+    let fits = |v: &String| v.len() <= MAX_LINK_CHARS;
+    let full = encode_overrides(file);
+    if fits(&full) {
+        return Some(full);
+    }
+    if file.overrides.iter().all(|o| o.answers.is_none()) {
+        return None;
+    }
+    let mut labels_only = file.clone();
+    for o in &mut labels_only.overrides {
+        o.answers = None;
+    }
+    Some(encode_overrides(&labels_only)).filter(fits)
 }
 
 /// Reads an `ov=` value back; errors say what is wrong in plain words.

@@ -199,6 +199,8 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
     );
     assert_eq!(o.new.sub_mode.as_deref(), Some("wrong_join"));
     assert_eq!(o.model_id, "sparrow-nano-general-v1.1");
+    // The raw answers the new label came from are kept, exactly as answered.
+    assert_eq!(o.answers.as_ref(), Some(&label_response().answers));
     let sent = expected_request().to_string();
     assert_eq!(o.request_hash, request_hash(sent.as_bytes()));
     assert!(
@@ -214,6 +216,59 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
         .unwrap()
         .unwrap();
     assert_eq!(OverridesFile::from_json(&stored).unwrap(), file);
+}
+
+/// Apply updates the real failures and audit views mounted on the effective bundle (as the
+/// overview mounts them): ex-007 wrong_table / schema_choice / FM3, correct_despite_fail 0.8
+/// → wrong_join / query_construction / FM4, correct_despite_fail 0.1 (label_response).
+#[wasm_bindgen_test]
+async fn apply_updates_the_failures_histograms_and_the_audit_queue() {
+    use runlens_web::pages::{AuditView, FailuresView};
+    clear_storage("views");
+    let fake = FakeJev::new(Ok(label_response()));
+    let host = mount(ViewState::default(), fake, "views", |b| {
+        view! {
+            <RelabelPanel bundle=b.clone() corpus="views" model="gpt-4.1" trace_id="ex-007" />
+            <FailuresView bundle=b.clone() />
+            <AuditView bundle=b />
+        }
+    });
+    settle().await;
+    let failures = |metric: &str| {
+        let selector = format!("[data-testid='failures-view'] [data-metric='{metric}']");
+        attr(&host, &selector, "data-value")
+    };
+    let audit = || {
+        attr(
+            &host,
+            "[data-testid='audit-view'] [data-metric='audit:count']",
+            "data-value",
+        )
+    };
+    let names = [
+        "sub_mode:wrong_table",
+        "sub_mode:wrong_join",
+        "family:schema_choice",
+        "family:query_construction",
+        "fm_bucket:FM3 wrong data",
+        "fm_bucket:FM4 wrong impl",
+        "failures:count",
+        "cdf:above",
+    ];
+    let before: Vec<String> = names.iter().map(|m| failures(m)).collect();
+    // ex-007 and ex-008 (wrong_join / query_construction / FM4); only ex-007 has
+    // correct_despite_fail ≥ 0.65, so one failure above the threshold and one queue item.
+    assert_eq!(before, ["1", "1", "1", "1", "1", "1", "2", "1"]);
+    assert_eq!(audit(), "1");
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    click(&host, "[data-testid='relabel-apply']");
+    settle().await;
+    let after: Vec<String> = names.iter().map(|m| failures(m)).collect();
+    // −1 / +1 on the old and new sub-mode, family and bucket; still 2 failures; the new
+    // correct_despite_fail 0.1 < 0.65 takes ex-007 out of the cdf count and the audit queue.
+    assert_eq!(after, ["0", "2", "0", "2", "0", "2", "2", "0"]);
+    assert_eq!(audit(), "0");
 }
 
 #[wasm_bindgen_test]
@@ -234,6 +289,33 @@ fn ov_links_round_trip_and_refuse_damage() {
         big.overrides.push(o);
     }
     assert_eq!(link_value(&big), None);
+    // Raw answers too long for a link: the link carries the labels without them.
+    let mut wordy = file.clone();
+    if let Some(answers) = wordy.overrides[0].answers.as_mut() {
+        answers.insert(
+            "notes".into(),
+            runlens_core::jev::Answer::Choice {
+                choice: "x".repeat(40),
+                confidence: 0.5,
+                probabilities: (0..120)
+                    .map(|i| {
+                        (
+                            format!("option_{i}_{:016x}", i * 7919),
+                            1.0 / (i + 3) as f64,
+                        )
+                    })
+                    .collect(),
+            },
+        );
+    }
+    assert!(encode_overrides(&wordy).len() > MAX_LINK_CHARS);
+    let carried = decode_overrides(&link_value(&wordy).unwrap()).unwrap();
+    assert_eq!(carried.overrides[0].answers, None);
+    assert_eq!(carried.overrides[0].new, file.overrides[0].new);
+    assert_eq!(
+        carried.overrides[0].request_hash,
+        file.overrides[0].request_hash
+    );
     assert!(
         decode_overrides("2.abc")
             .unwrap_err()
@@ -325,11 +407,11 @@ async fn overrides_persist_per_bundle_in_local_storage() {
     assert_eq!(storage().get_item(&key).unwrap(), None);
 }
 
-/// Re-ranking: the §5.6 question (recorded ranked usage_daily, dim_account, support_case;
-/// gold support_case + usage_daily) re-asked; P(yes) 0.1 / 0.9 / 0.8 for t0..t2 (universe
-/// order dim_account, support_case, usage_daily) → support_case, usage_daily, dim_account.
-#[wasm_bindgen_test]
-async fn rerank_shows_the_new_ranking_and_its_metrics() {
+/// Mounts the re-rank panel of the §5.6 question (recorded ranked usage_daily, dim_account,
+/// support_case; gold support_case + usage_daily) against a fake Jev answering as `model`
+/// with P(yes) 0.1 / 0.9 / 0.8 for t0..t2 (universe order dim_account, support_case,
+/// usage_daily), and clicks "Re-rank".
+async fn rerank_against(model: &str, corpus: &'static str) -> (web_sys::HtmlElement, FakeJev) {
     use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow, SchemaPrompt};
     use runlens_core::jev::{Answer, SystemOneResponse};
     use runlens_core::metrics::question_rows::question_rows;
@@ -345,7 +427,7 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
     .map(String::from)
     .to_vec();
     let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let corpus = Corpus {
+    let corpus_rows = Corpus {
         name: "rank".into(),
         rankings: vec![RankingRow {
             trace_id: "ex-006".into(),
@@ -365,7 +447,7 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
             file_name: "schema.md".into(),
             text: "Table `crm.dim_account` ...".into(),
         }),
-        corpora: vec![corpus],
+        corpora: vec![corpus_rows],
         ..BundleBody::default()
     };
     let row = question_rows(&body, &body.corpora[0], &ReportOptions::default()).remove(0);
@@ -376,7 +458,7 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
         .map(|(i, p)| (format!("t{i}"), Answer::Noul { noul: *p }))
         .collect();
     let response = SystemOneResponse {
-        model: "jev-1.13.0".into(),
+        model: model.into(),
         answers,
         usage: None,
     };
@@ -385,12 +467,19 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
         k: 2,
         ..ViewState::default()
     };
-    let host = mount(state, fake.clone(), "dev", move |_| {
+    let host = mount(state, fake.clone(), corpus, move |_| {
         view! { <RerankPanel bundle=bundle.clone() row=row.clone() /> }
     });
     settle().await;
     click(&host, "[data-testid='rerank-ask']");
     settle().await;
+    (host, fake)
+}
+
+/// Re-ranking: the new ranking support_case, usage_daily, dim_account and its metrics.
+#[wasm_bindgen_test]
+async fn rerank_shows_the_new_ranking_and_its_metrics() {
+    let (host, fake) = rerank_against("jev-1.13.0", "dev").await;
     let sent = serde_json::to_value(&fake.sent()[0]).unwrap();
     assert_eq!(
         sent["questions"]["t1"]["instructions"],
@@ -425,6 +514,45 @@ async fn rerank_shows_the_new_ranking_and_its_metrics() {
         host.query_selector("[data-testid='offline-warning']")
             .unwrap()
             .is_none()
+    );
+}
+
+/// The offline model's re-ranking carries one low-accuracy notice, in the line naming the
+/// model just above the new ranking.
+#[wasm_bindgen_test]
+async fn rerank_by_the_offline_model_says_it_is_low_accuracy() {
+    let (host, _) = rerank_against("sparrow-nano-general-v1.1", "dev").await;
+    assert_eq!(
+        OFFLINE_WARNING,
+        "offline model, low accuracy; set TYPESAFE_API_KEY for Jev"
+    );
+    let warnings = host
+        .query_selector_all("[data-testid='rerank-panel'] [data-testid='offline-warning']")
+        .unwrap();
+    assert_eq!(warnings.length(), 1);
+    assert_eq!(
+        text_of(
+            &host,
+            "[data-testid='rerank-panel'] .answer-meta [data-testid='offline-warning']"
+        ),
+        "offline model, low accuracy; set TYPESAFE_API_KEY for Jev"
+    );
+    assert_eq!(
+        text_of(&host, "[data-testid='rerank-panel'] .answer-meta code"),
+        "sparrow-nano-general-v1.1"
+    );
+    // The meta line comes right before the metrics and the new ranking.
+    let next = host
+        .query_selector("[data-testid='rerank-panel'] .answer-meta + table.rerank-metrics + table")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        next.get_attribute("data-testid").as_deref(),
+        Some("rerank-tables")
+    );
+    assert_eq!(
+        text_of(&host, "[data-testid='rerank-tables'] [data-rank='1']"),
+        "crm.fct_support_case ★ (0.900)"
     );
 }
 
@@ -484,4 +612,135 @@ async fn edits_to_the_form_are_what_is_sent() {
         serde_json::json!({"type": "score", "criteria": ["low", "high"]})
     );
     assert_eq!(sent["state"]["candidate_final_answer"], "42 seats");
+}
+
+/// Sets the value of the `selector` input / textarea and fires `input`, as typing does.
+fn type_into(host: &web_sys::HtmlElement, selector: &str, text: &str) {
+    let el = host
+        .query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"));
+    js_sys::Reflect::set(&el, &"value".into(), &text.into()).unwrap();
+    el.dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+}
+
+/// Editing: an option's label and description changed, a noul and a choice question added
+/// (with their instructions and an edited option) are exactly what "Ask" sends.
+#[wasm_bindgen_test]
+async fn edited_options_and_added_noul_and_choice_questions_are_what_is_sent() {
+    use wasm_bindgen::JsCast;
+    let fake = FakeJev::new(Ok(label_response()));
+    // Its own corpus name: the panel keeps the last draft per bundle and cell in the session.
+    let host = mount(ViewState::default(), fake.clone(), "form", |b| {
+        view! { <RelabelPanel bundle=b corpus="form" model="gpt-4.1" trace_id="ex-007" /> }
+    });
+    settle().await;
+    let rule = "[data-question='prevented_by_rule'] li[data-option='0']";
+    assert_eq!(
+        value_of(&host, &format!("{rule} input.option-label")),
+        "crm_join"
+    );
+    type_into(&host, &format!("{rule} input.option-label"), "crm_dim_join");
+    type_into(
+        &host,
+        &format!("{rule} input.option-description"),
+        "join the CRM dimension on tenant_id",
+    );
+    // + yes/no (noul) → q4, + choice → q5 (ids count the 4 harness questions).
+    let add = |i: u32| {
+        host.query_selector_all(".add-question button")
+            .unwrap()
+            .item(i)
+            .unwrap()
+            .unchecked_into::<web_sys::HtmlElement>()
+            .click();
+    };
+    let questions = || host.query_selector_all("[data-question]").unwrap().length();
+    assert_eq!(questions(), 4);
+    add(0);
+    settle().await;
+    // The form is rebuilt with the new question (and keeps what was typed).
+    assert_eq!(questions(), 5);
+    assert_eq!(
+        value_of(&host, &format!("{rule} input.option-label")),
+        "crm_dim_join"
+    );
+    add(1);
+    settle().await;
+    assert_eq!(questions(), 6);
+    assert_eq!(attr(&host, "[data-question='q4']", "data-kind"), "noul");
+    assert_eq!(attr(&host, "[data-question='q5']", "data-kind"), "choice");
+    type_into(
+        &host,
+        "[data-question='q4'] textarea.instructions",
+        "Did the candidate read the CRM dimension?",
+    );
+    type_into(
+        &host,
+        "[data-question='q5'] textarea.instructions",
+        "Which join key was used?",
+    );
+    type_into(
+        &host,
+        "[data-question='q5'] li[data-option='0'] input.option-label",
+        "tenant_id",
+    );
+    type_into(
+        &host,
+        "[data-question='q5'] li[data-option='1'] input.option-label",
+        "account_id",
+    );
+    type_into(
+        &host,
+        "[data-question='q5'] li[data-option='1'] input.option-description",
+        "the internal account key",
+    );
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    let sent = fake.sent();
+    assert_eq!(sent.len(), 1, "{}", host.inner_html());
+    let sent = serde_json::to_value(&sent[0]).unwrap();
+    let ids: Vec<&String> = sent["questions"].as_object().unwrap().keys().collect();
+    assert_eq!(
+        ids,
+        [
+            "sub_mode",
+            "prevented_by_rule",
+            "schema_hint_would_help",
+            "correct_despite_fail",
+            "q4",
+            "q5"
+        ]
+    );
+    let expected = expected_request();
+    assert_eq!(
+        sent["questions"]["prevented_by_rule"],
+        serde_json::json!({
+            "type": "choice",
+            "instructions": expected["questions"]["prevented_by_rule"]["instructions"],
+            "criteria": {
+                "crm_dim_join": "join the CRM dimension on tenant_id",
+                "none": "no semantic rule explains this failure"
+            }
+        })
+    );
+    assert_eq!(
+        sent["questions"]["q4"],
+        serde_json::json!({"type": "noul", "instructions": "Did the candidate read the CRM dimension?"})
+    );
+    assert_eq!(
+        sent["questions"]["q5"],
+        serde_json::json!({
+            "type": "choice",
+            "instructions": "Which join key was used?",
+            "criteria": {"tenant_id": null, "account_id": "the internal account key"}
+        })
+    );
+    // Nothing else changed.
+    assert_eq!(sent["state"], expected["state"]);
+    assert_eq!(
+        sent["questions"]["sub_mode"],
+        expected["questions"]["sub_mode"]
+    );
 }

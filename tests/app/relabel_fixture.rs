@@ -40,7 +40,17 @@ fn label(trace: &str, sub_mode: &str, family: &str) -> FailureLabel {
     }
 }
 
-/// One corpus `name`: ex-007 (wrong_table, the cell re-labelled) and ex-008 (wrong_join).
+/// ex-007's recorded label: wrong_table, correct_despite_fail 0.8 (in the audit queue at the
+/// default threshold 0.65).
+pub fn ex007_label() -> FailureLabel {
+    FailureLabel {
+        correct_despite_fail: Some(0.8),
+        ..label("ex-007", "wrong_table", "schema_choice")
+    }
+}
+
+/// One corpus `name`: ex-007 (wrong_table, the cell re-labelled) and ex-008 (wrong_join, no
+/// correct_despite_fail).
 pub fn bundle(name: &str) -> Bundle {
     let failed = |sqls: Vec<String>, results: Vec<String>| Cell {
         sqls,
@@ -82,7 +92,7 @@ pub fn bundle(name: &str) -> Bundle {
         ],
         models: vec!["gpt-4.1".into()],
         failure_labels: vec![
-            label("ex-007", "wrong_table", "schema_choice"),
+            ex007_label(),
             label("ex-008", "wrong_join", "query_construction"),
         ],
         ..Corpus::default()
@@ -197,7 +207,7 @@ pub fn label_response() -> SystemOneResponse {
 /// An override of ex-007 (wrong_table → wrong_join) for `bundle(corpus)`.
 pub fn one_override(corpus: &str) -> OverridesFile {
     let mut file = OverridesFile::new(bundle(corpus).content_hash);
-    let original = label("ex-007", "wrong_table", "schema_choice");
+    let original = ex007_label();
     file.overrides.push(LabelOverride {
         key: "gpt-4.1/ex-007".into(),
         corpus: corpus.into(),
@@ -206,6 +216,7 @@ pub fn one_override(corpus: &str) -> OverridesFile {
         model_id: "jev-1.13.0".into(),
         request_hash: "ab".repeat(32),
         applied_at: "2026-12-03T07:00:00.000Z".into(),
+        answers: Some(label_response().answers),
     });
     file
 }

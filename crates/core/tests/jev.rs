@@ -167,10 +167,6 @@ fn semantic_limits_are_plain_string_400s() {
         other => panic!("expected a 400, got {other:?}"),
     };
     assert_eq!(
-        limit(json!({"type": "choice", "criteria": {}})),
-        "Choice question must have at least one choice: q7"
-    );
-    assert_eq!(
         limit(json!({"type": "choice", "criteria": choices(256)})),
         "Too many choices. Must have at most 255 choices."
     );
@@ -179,16 +175,70 @@ fn semantic_limits_are_plain_string_400s() {
         limit(json!({"type": "score", "criteria": levels(11)})),
         "Too many score levels. Must have at most 10 levels."
     );
-    assert_eq!(
-        limit(json!({"type": "score", "criteria": levels(1)})),
-        "Too few score levels. Must have at least 2 levels."
-    );
     assert!(ask(json!({"type": "score", "criteria": levels(10)})).is_ok());
     assert_eq!(
         ask(json!({"type": "score", "criteria": levels(11)}))
             .unwrap_err()
             .status(),
         400
+    );
+}
+
+/// jev-api.md §9.2: "choice has 1 to 255 options", "score has 2 to 10 non-null levels" are
+/// schema checks (422, FastAPI items naming the question); only *too many* is a 400 (§7).
+#[test]
+fn too_few_options_or_levels_are_422_too_short_items() {
+    let ask = |question: Value| {
+        let body = json!({"state": "s", "questions": {"q7": question}});
+        let error = validate_request(&body).unwrap_err();
+        (error.status(), error.body())
+    };
+    assert_eq!(
+        ask(json!({"type": "choice", "criteria": {}})),
+        (
+            422,
+            json!({"detail": [{
+                "type": "too_short",
+                "loc": ["body", "questions", "q7", "choice", "criteria"],
+                "msg": "Dictionary should have at least 1 item after validation, not 0",
+                "input": {},
+                "ctx": {"field_type": "Dictionary", "min_length": 1, "actual_length": 0}
+            }]})
+        )
+    );
+    assert_eq!(
+        ask(json!({"type": "score", "criteria": ["only one"]})),
+        (
+            422,
+            json!({"detail": [{
+                "type": "too_short",
+                "loc": ["body", "questions", "q7", "score", "criteria"],
+                "msg": "List should have at least 2 items after validation, not 1",
+                "input": ["only one"],
+                "ctx": {"field_type": "List", "min_length": 2, "actual_length": 1}
+            }]})
+        )
+    );
+    assert_eq!(
+        ask(json!({"type": "score", "criteria": []})).1["detail"][0]["msg"],
+        "List should have at least 2 items after validation, not 0"
+    );
+    // A null level is refused as content (3 union members) and still counts as a level.
+    let (status, body) = ask(json!({"type": "score", "criteria": ["low", null]}));
+    assert_eq!(status, 422);
+    let locs: Vec<String> = body["detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["loc"].to_string())
+        .collect();
+    assert_eq!(
+        locs,
+        [
+            r#"["body","questions","q7","score","criteria",1,"str"]"#,
+            r#"["body","questions","q7","score","criteria",1,"dict[str,any]"]"#,
+            r#"["body","questions","q7","score","criteria",1,"list[any]"]"#,
+        ]
     );
 }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use common::*;
-use runlens_proxy::{Backend, Config, LOCAL_NOTICE, Limits};
+use runlens_proxy::{Backend, Config, LOCAL_NOTICE, Limits, LocalModel};
 use serde_json::json;
 
 #[tokio::test]
@@ -130,6 +130,27 @@ async fn too_many_choices_is_a_plain_string_400() {
     assert_eq!(
         reply,
         json!({"detail": "Too many choices. Must have at most 255 choices."})
+    );
+}
+
+#[tokio::test]
+async fn a_choice_without_options_is_a_422_too_short_item() {
+    let body = json!({"state": "s", "questions": {"team": {"type": "choice", "criteria": {}}}});
+    let (status, _, reply) = send(
+        &local_app(Config::default()),
+        post_json("/v1/systemone", &body),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        reply,
+        json!({"detail": [{
+            "type": "too_short",
+            "loc": ["body", "questions", "team", "choice", "criteria"],
+            "msg": "Dictionary should have at least 1 item after validation, not 0",
+            "input": {},
+            "ctx": {"field_type": "Dictionary", "min_length": 1, "actual_length": 0}
+        }]})
     );
 }
 
@@ -289,4 +310,145 @@ async fn bundles_overlay_dist_and_revalidate_with_etags() {
         send(&app, get("/bundles/none.json")).await.0,
         StatusCode::NOT_FOUND
     );
+}
+
+/// A model that takes `0.6 s` per request, to hold the single in-flight slot.
+struct SlowModel;
+
+impl LocalModel for SlowModel {
+    fn model_id(&self) -> &str {
+        "slow-test-model"
+    }
+
+    fn answer(
+        &self,
+        state: &serde_json::Value,
+        questions: &indexmap::IndexMap<String, serde_json::Value>,
+    ) -> Result<indexmap::IndexMap<String, serde_json::Value>, String> {
+        std::thread::sleep(std::time::Duration::from_millis(600));
+        FixedModel.answer(state, questions)
+    }
+}
+
+#[tokio::test]
+async fn a_second_request_past_the_in_flight_cap_gets_503_after_the_queue_timeout() {
+    use std::time::{Duration, Instant};
+    let limits = Limits {
+        max_in_flight: 1,
+        queue_timeout: Duration::from_millis(150),
+        ..Limits::default()
+    };
+    let config = Config {
+        limits,
+        ..Config::default()
+    };
+    let app = runlens_proxy::app(config, Backend::Local(Arc::new(SlowModel))).unwrap();
+    let first = tokio::spawn({
+        let app = app.clone();
+        async move { send(&app, post_json("/v1/systemone", &three_questions())).await }
+    });
+    tokio::time::sleep(Duration::from_millis(100)).await; // the first holds the slot
+    let (_, _, health) = send(&app, get("/healthz")).await;
+    assert_eq!(health["requests"]["in_flight"], 1);
+    assert_eq!(health["limits"]["max_in_flight"], 1);
+    // A different question (no cache hit possible) waits 150 ms in the queue, then 503.
+    let mut other = three_questions();
+    other["state"] = json!("another state");
+    let started = Instant::now();
+    let (status, headers, body) = send(&app, post_json("/v1/systemone", &other)).await;
+    let waited = started.elapsed();
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(headers["content-type"], "application/json");
+    assert_eq!(
+        body,
+        json!({"detail": {"error_type": "overloaded_error", "message": "The server is busy; try again shortly."}})
+    );
+    assert!(waited >= Duration::from_millis(150), "queued {waited:?}");
+    // The first one still completes.
+    let (status, _, body) = first.await.unwrap();
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["model"], "slow-test-model");
+    let (_, _, health) = send(&app, get("/healthz")).await;
+    assert_eq!(health["requests"]["in_flight"], 0);
+    assert_eq!(health["requests"]["decisions"], 1);
+    assert_eq!(health["requests"]["refused"], 1);
+}
+
+/// Status, headers and raw body bytes of one request.
+async fn send_raw(
+    app: &axum::Router,
+    request: Request<Body>,
+) -> (StatusCode, axum::http::HeaderMap, Vec<u8>) {
+    use tower::ServiceExt;
+    let response = app.clone().oneshot(request).await.unwrap();
+    let (status, headers) = (response.status(), response.headers().clone());
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    (status, headers, bytes.to_vec())
+}
+
+fn get_gzip(path: &str) -> Request<Body> {
+    Request::get(path)
+        .header("accept-encoding", "gzip")
+        .body(Body::empty())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn dashboard_files_are_gzipped_on_request_but_gz_bundles_are_not() {
+    use std::io::Read;
+    let dist = temp_dist("gzip");
+    let script = "export const answer = 42;\n".repeat(400); // 10,400 bytes
+    std::fs::write(dist.join("app.js"), &script).unwrap();
+    let bundle = {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(&br#"{"bundle": 1}"#.repeat(200)).unwrap();
+        encoder.finish().unwrap()
+    };
+    std::fs::write(dist.join("bundles/run.json.gz"), &bundle).unwrap();
+    let app = local_app(Config {
+        dist,
+        ..Config::default()
+    });
+    let (status, headers, bytes) = send_raw(&app, get_gzip("/app.js")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-encoding"], "gzip");
+    assert_eq!(headers["content-type"], "text/javascript; charset=utf-8");
+    assert!(bytes.len() < script.len() / 10, "{} bytes", bytes.len());
+    let mut unzipped = String::new();
+    flate2::read::GzDecoder::new(bytes.as_slice())
+        .read_to_string(&mut unzipped)
+        .unwrap();
+    assert_eq!(unzipped, script);
+    // Without Accept-Encoding the file goes as is.
+    let (_, plain_headers, plain) = send_raw(&app, get("/app.js")).await;
+    assert!(plain_headers.get("content-encoding").is_none());
+    assert_eq!(plain, script.as_bytes());
+    // An already gzipped bundle is sent byte for byte, never gzipped twice.
+    let (status, headers, bytes) = send_raw(&app, get_gzip("/bundles/run.json.gz")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["content-type"], "application/gzip");
+    assert!(headers.get("content-encoding").is_none());
+    assert_eq!(bytes, bundle);
+}
+
+#[tokio::test]
+async fn healthz_reports_a_numeric_uptime_and_the_limits() {
+    let app = local_app(Config::default());
+    let (status, headers, first) = send(&app, get("/healthz")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers["cache-control"], "no-store");
+    let uptime = first["uptime_s"].as_f64().expect("uptime_s is a number");
+    assert!((0.0..5.0).contains(&uptime), "uptime_s {uptime}");
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let (_, _, second) = send(&app, get("/healthz")).await;
+    let later = second["uptime_s"].as_f64().unwrap();
+    assert!(later >= uptime + 0.02, "{uptime} then {later}");
+    assert_eq!(first["status"], "ok");
+    assert_eq!(
+        first["limits"],
+        json!({"max_body_bytes": 1048576, "rate_per_minute": 600, "burst": 60, "max_in_flight": 8})
+    );
+    assert_eq!(first["upstream"], json!(null));
 }

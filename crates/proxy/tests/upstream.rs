@@ -200,6 +200,7 @@ async fn client_errors_pass_through_unchanged_without_retry() {
 
 #[tokio::test]
 async fn rate_limited_upstream_is_retried_once_after_retry_after_ms() {
+    let (capture, _guard) = capture_logs();
     let steps = vec![
         Step::Reply(
             429,
@@ -210,12 +211,12 @@ async fn rate_limited_upstream_is_retried_once_after_retry_after_ms() {
     ];
     let (url, fake) = start_fake(steps).await;
     let started = Instant::now();
-    let (status, _, body) = send(
+    let (status, headers, body) = send(
         &typesafe_app(url),
         post_json("/v1/systemone", &three_questions()),
     )
     .await;
-    assert_eq!((status, body), (StatusCode::OK, ok_body()));
+    assert_eq!((status, &body), (StatusCode::OK, &ok_body()));
     assert!(
         started.elapsed() >= Duration::from_millis(150),
         "retry-after-ms was not honoured"
@@ -223,10 +224,12 @@ async fn rate_limited_upstream_is_retried_once_after_retry_after_ms() {
     let seen = fake.seen.lock().unwrap().clone();
     assert_eq!(seen.len(), 2);
     assert_eq!(seen[1].retry_count.as_deref(), Some("1"));
+    assert_no_key(&headers, &body, &capture.text());
 }
 
 #[tokio::test]
 async fn overloaded_twice_gives_up_after_one_retry_with_the_upstream_status() {
+    let (capture, _guard) = capture_logs();
     let overloaded = json!({"detail": "Overloaded"});
     let steps = vec![
         Step::Reply(529, overloaded.clone(), vec![]),
@@ -234,7 +237,7 @@ async fn overloaded_twice_gives_up_after_one_retry_with_the_upstream_status() {
         Step::Reply(200, ok_body(), vec![]),
     ];
     let (url, fake) = start_fake(steps).await;
-    let (status, _, body) = send(
+    let (status, headers, body) = send(
         &typesafe_app(url),
         post_json("/v1/systemone", &three_questions()),
     )
@@ -242,29 +245,33 @@ async fn overloaded_twice_gives_up_after_one_retry_with_the_upstream_status() {
     assert_eq!(status.as_u16(), 529);
     assert_eq!(body, overloaded);
     assert_eq!(fake.seen.lock().unwrap().len(), 2, "at most one retry");
+    assert_no_key(&headers, &body, &capture.text());
 }
 
 #[tokio::test]
 async fn a_server_error_then_success_is_retried_to_success() {
+    let (capture, _guard) = capture_logs();
     let steps = vec![
         Step::Reply(500, json!({"detail": "boom"}), vec![]),
         Step::Reply(200, ok_body(), vec![]),
     ];
     let (url, fake) = start_fake(steps).await;
-    let (status, _, body) = send(
+    let (status, headers, body) = send(
         &typesafe_app(url),
         post_json("/v1/systemone", &three_questions()),
     )
     .await;
-    assert_eq!((status, body), (StatusCode::OK, ok_body()));
+    assert_eq!((status, &body), (StatusCode::OK, &ok_body()));
     assert_eq!(fake.seen.lock().unwrap().len(), 2);
+    assert_no_key(&headers, &body, &capture.text());
 }
 
 #[tokio::test]
 async fn an_upstream_hanging_past_the_timeout_gives_504_without_retry() {
+    let (capture, _guard) = capture_logs();
     let (url, fake) = start_fake(vec![Step::Hang(Duration::from_secs(3))]).await;
     let started = Instant::now();
-    let (status, _, body) = send(
+    let (status, headers, body) = send(
         &typesafe_app(url),
         post_json("/v1/systemone", &three_questions()),
     )
@@ -276,6 +283,7 @@ async fn an_upstream_hanging_past_the_timeout_gives_504_without_retry() {
     );
     assert!(started.elapsed() < Duration::from_secs(2));
     assert_eq!(fake.seen.lock().unwrap().len(), 1);
+    assert_no_key(&headers, &body, &capture.text());
 }
 
 #[tokio::test]
@@ -306,11 +314,28 @@ async fn a_dropped_connection_is_retried_once_then_502() {
 async fn invalid_requests_are_refused_before_reaching_upstream() {
     let (url, fake) = start_fake(vec![]).await;
     let body = json!({"model": "jev-1.13.0", "questions": {"q": {"type": "score", "criteria": ["only one"]}}, "state": "s"});
-    let (status, _, reply) = send(&typesafe_app(url), post_json("/v1/systemone", &body)).await;
+    let app = typesafe_app(url);
+    let (status, _, reply) = send(&app, post_json("/v1/systemone", &body)).await;
+    // jev-api.md §9.2: a score needs 2 to 10 levels, a schema check (422).
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        reply,
+        json!({"detail": [{
+            "type": "too_short",
+            "loc": ["body", "questions", "q", "score", "criteria"],
+            "msg": "List should have at least 2 items after validation, not 1",
+            "input": ["only one"],
+            "ctx": {"field_type": "List", "min_length": 2, "actual_length": 1}
+        }]})
+    );
+    // Too many levels is the API's 400 with a plain-string detail (§7).
+    let levels: Vec<String> = (0..11).map(|i| format!("l{i}")).collect();
+    let body = json!({"state": "s", "questions": {"q": {"type": "score", "criteria": levels}}});
+    let (status, _, reply) = send(&app, post_json("/v1/systemone", &body)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(
         reply,
-        json!({"detail": "Too few score levels. Must have at least 2 levels."})
+        json!({"detail": "Too many score levels. Must have at most 10 levels."})
     );
     assert!(fake.seen.lock().unwrap().is_empty());
 }
@@ -322,6 +347,17 @@ async fn models_are_passed_through_from_upstream() {
     assert_eq!(status, StatusCode::OK);
     assert_eq!(headers["x-runlens-backend"], "typesafe");
     assert_eq!(body["models"][0]["name"], "jev-latest");
+}
+
+/// The per-attempt timeout defaults to the SDK's 10 s (jev-api.md §8), the retry wait is
+/// capped at 5 s and is 0.5 s when the upstream names none.
+#[test]
+fn the_default_upstream_timeout_is_ten_seconds() {
+    let env = |name: &str| (name == "TYPESAFE_API_KEY").then(|| KEY.to_owned());
+    let config = UpstreamConfig::from_env(env).unwrap().unwrap();
+    assert_eq!(config.timeout, Duration::from_secs(10));
+    assert_eq!(config.max_retry_wait, Duration::from_secs(5));
+    assert_eq!(config.default_retry_wait, Duration::from_millis(500));
 }
 
 #[test]

@@ -9,7 +9,8 @@ use runlens_core::overrides::{LabelOverride, WhatChanged, request_hash};
 use super::AskOutcome;
 use crate::state::OverridesState;
 
-/// The override `new` makes, with provenance (time from the browser clock, UTC).
+/// The override `new` makes, with provenance (time from the browser clock, UTC) and the raw
+/// answers it was derived from.
 pub fn make_override(
     corpus: &str,
     outcome: &AskOutcome,
@@ -24,6 +25,7 @@ pub fn make_override(
         model_id: outcome.response.model.clone(),
         request_hash: request_hash(outcome.request_json.as_bytes()),
         applied_at: String::from(js_sys::Date::new_0().to_iso_string()),
+        answers: Some(outcome.response.answers.clone()),
     }
 }
 

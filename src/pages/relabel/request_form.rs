@@ -45,7 +45,9 @@ pub fn RequestForm(draft: RwSignal<RequestDraft>) -> impl IntoView {
                     on:input=move |ev| draft.update(|d| d.model = event_target_value(&ev)) />
             </label>
             {move || {
-                shape.track();
+                // Read, not `track()`: tracking a memo that was never read leaves it
+                // uncomputed and unsubscribed from the draft, so the form never rebuilt.
+                shape.with(|_| ());
                 view! {
                     <fieldset class="state-fields">
                         <legend>"state"</legend>

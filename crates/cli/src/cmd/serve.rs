@@ -95,6 +95,9 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("listening on {}", args.addr))?;
     let local = listener.local_addr().context("reading the bound address")?;
+    // Listen for SIGTERM before announcing the URL, so a script that stops the server right
+    // after the start-up line still gets a graceful shutdown.
+    let shutdown = shutdown_signal(terminate_signal());
     println!("runlens serve: http://{local}/ (backend {backend_name}, model {model})");
     std::io::stdout()
         .flush()
@@ -104,7 +107,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown(shutdown_signal())
+    .with_graceful_shutdown(shutdown)
     .await
     .context("serving")?;
     tracing::info!("stopped");
@@ -124,7 +127,10 @@ fn build_backend(args: &Args) -> anyhow::Result<Backend> {
             config.max_retry_wait = Duration::from_millis(args.max_retry_wait_ms);
             Ok(Backend::TypeSafe(Upstream::new(config)?))
         }
-        None if args.backend == "typesafe" => bail!("--backend typesafe needs TYPESAFE_API_KEY"),
+        None if args.backend == "typesafe" => bail!(
+            "--backend typesafe needs TYPESAFE_API_KEY, which is not set \
+             (set it, or use --backend local for the offline model)"
+        ),
         None => {
             let decider = runlens_sparrow::Decider::load_embedded()
                 .context("loading the embedded offline model")?;
@@ -146,23 +152,44 @@ fn init_logging(json: bool) {
     }
 }
 
-async fn shutdown_signal() {
+#[cfg(unix)]
+type TerminateSignal = Option<tokio::signal::unix::Signal>;
+#[cfg(not(unix))]
+type TerminateSignal = Option<()>;
+
+/// The SIGTERM stream, registered now (`None` when registration fails).
+#[cfg(unix)]
+fn terminate_signal() -> TerminateSignal {
+    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok()
+}
+
+#[cfg(not(unix))]
+fn terminate_signal() -> TerminateSignal {
+    None
+}
+
+#[cfg(unix)]
+async fn next_terminate(signal: TerminateSignal) {
+    match signal {
+        Some(mut signal) => {
+            signal.recv().await;
+        }
+        None => std::future::pending::<()>().await,
+    }
+}
+
+#[cfg(not(unix))]
+async fn next_terminate(_: TerminateSignal) {
+    std::future::pending::<()>().await
+}
+
+async fn shutdown_signal(terminate: TerminateSignal) {
     let ctrl_c = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
     };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
+    let terminate = next_terminate(terminate);
     tokio::select! {
         () = ctrl_c => {},
         () = terminate => {},

@@ -106,10 +106,25 @@ impl Issues {
         }
     }
 
-    /// `too_short` for an empty dictionary or list.
-    pub(crate) fn too_short(&mut self, loc: Vec<Value>, field_type: &str, input: &Value) {
-        let msg = format!("{field_type} should have at least 1 item after validation, not 0");
-        let ctx = json!({"field_type": field_type, "min_length": 1, "actual_length": 0});
+    /// `too_short` for a dictionary or list with fewer than `min` items, as pydantic
+    /// words it: `"List should have at least 2 items after validation, not 1"`.
+    pub(crate) fn too_short(
+        &mut self,
+        loc: Vec<Value>,
+        field_type: &str,
+        min: usize,
+        input: &Value,
+    ) {
+        let actual = match input {
+            Value::Array(items) => items.len(),
+            Value::Object(fields) => fields.len(),
+            _ => 0,
+        };
+        let items = if min == 1 { "item" } else { "items" };
+        let msg = format!(
+            "{field_type} should have at least {min} {items} after validation, not {actual}"
+        );
+        let ctx = json!({"field_type": field_type, "min_length": min, "actual_length": actual});
         self.push_ctx("too_short", loc, msg, input, ctx);
     }
 }

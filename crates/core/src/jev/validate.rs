@@ -1,8 +1,10 @@
 //! Request validation with the API's own error bodies (jev-api.md §4, §7, §9).
 //!
 //! Schema problems give 422 with a FastAPI `detail[]` list (all problems at once, `loc`
-//! naming the field and question id); semantic limits give 400 with a plain-string
-//! `detail`, checked only once the schema is valid, as the API does.
+//! naming the field and question id), among them a choice with no option and a score with
+//! fewer than 2 levels (`too_short`, §9.2); the semantic limits (more than 255 options or 10
+//! levels) give 400 with a plain-string `detail` (§7), checked only once the schema is
+//! valid, as the API does.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -117,6 +119,7 @@ fn check_schema(body: &Value, issues: &mut Issues) {
             issues.too_short(
                 at(&root, "questions"),
                 "Dictionary",
+                1,
                 &Value::Object(questions.clone()),
             );
         }
@@ -219,6 +222,10 @@ fn check_noul(loc: &[Value], question: &Value, criteria: Option<&Value>, issues:
 fn check_choice(loc: &[Value], question: &Value, criteria: Option<&Value>, issues: &mut Issues) {
     match criteria {
         None => issues.missing(at(loc, "criteria"), question),
+        Some(Value::Object(options)) if options.is_empty() => {
+            let input = Value::Object(options.clone());
+            issues.too_short(at(loc, "criteria"), "Dictionary", 1, &input);
+        }
         Some(Value::Object(options)) => {
             for (label, description) in options {
                 issues.content(&at(&at(loc, "criteria"), label.as_str()), description, true);
@@ -236,12 +243,13 @@ fn check_choice(loc: &[Value], question: &Value, criteria: Option<&Value>, issue
 fn check_score(loc: &[Value], question: &Value, criteria: Option<&Value>, issues: &mut Issues) {
     match criteria {
         None => issues.missing(at(loc, "criteria"), question),
-        Some(Value::Array(levels)) if levels.is_empty() => {
-            issues.too_short(at(loc, "criteria"), "List", &Value::Array(Vec::new()));
-        }
         Some(Value::Array(levels)) => {
             for (index, level) in levels.iter().enumerate() {
                 issues.content(&at(&at(loc, "criteria"), index), level, false);
+            }
+            if levels.len() < MIN_SCORE_LEVELS {
+                let input = Value::Array(levels.clone());
+                issues.too_short(at(loc, "criteria"), "List", MIN_SCORE_LEVELS, &input);
             }
         }
         Some(other) => issues.push(
@@ -253,23 +261,19 @@ fn check_score(loc: &[Value], question: &Value, criteria: Option<&Value>, issues
     }
 }
 
-/// The 400 checks, run on a schema-valid body, first failing question wins.
+/// The 400 checks (too many options or levels), run on a schema-valid body, first failing
+/// question wins.
 fn check_limits(body: &Value) -> Result<(), RequestError> {
     let questions = body
         .get("questions")
         .and_then(Value::as_object)
         .into_iter()
         .flatten();
-    for (id, question) in questions {
+    for question in questions.map(|(_, q)| q) {
         let criteria = question.get("criteria");
         match question.get("type").and_then(Value::as_str) {
             Some("choice") => {
                 let count = criteria.and_then(Value::as_object).map_or(0, |c| c.len());
-                if count == 0 {
-                    return Err(RequestError::Limit(format!(
-                        "Choice question must have at least one choice: {id}"
-                    )));
-                }
                 if count > MAX_CHOICES {
                     return Err(RequestError::Limit(format!(
                         "Too many choices. Must have at most {MAX_CHOICES} choices."
@@ -281,11 +285,6 @@ fn check_limits(body: &Value) -> Result<(), RequestError> {
                 if count > MAX_SCORE_LEVELS {
                     return Err(RequestError::Limit(format!(
                         "Too many score levels. Must have at most {MAX_SCORE_LEVELS} levels."
-                    )));
-                }
-                if count < MIN_SCORE_LEVELS {
-                    return Err(RequestError::Limit(format!(
-                        "Too few score levels. Must have at least {MIN_SCORE_LEVELS} levels."
                     )));
                 }
             }

@@ -9,19 +9,27 @@
 //!     {"key": "gpt-4.1/ex-007", "corpus": "dev",
 //!      "original": {"trace_id": "ex-007", "model": "gpt-4.1", "sub_mode": "wrong_join", "...": "..."},
 //!      "new": {"trace_id": "ex-007", "model": "gpt-4.1", "sub_mode": "correct_but_judged_fail", "...": "..."},
-//!      "model_id": "jev-1.13.0", "request_hash": "<64 hex>", "applied_at": "2026-12-02T18:00:00Z"}
+//!      "model_id": "jev-1.13.0", "request_hash": "<64 hex>", "applied_at": "2026-12-02T18:00:00Z",
+//!      "answers": {"sub_mode": {"type": "choice", "choice": "correct_but_judged_fail",
+//!                               "confidence": 0.4, "probabilities": {"...": 0.1}},
+//!                  "correct_despite_fail": {"type": "noul", "noul": 0.93}, "...": {}}}
 //!   ]
 //! }
 //! ```
 //! `original` and `new` are `failure_labels.jsonl` records (§7.6); `original` is `null` when
-//! the cell had no label. Written pretty-printed; unknown fields are ignored on import.
+//! the cell had no label. `answers` (optional; absent in files written before it existed) is
+//! the Jev response's `answers` object the new label was derived from, as received: per
+//! question id its type and P(yes), or choice, confidence and every probability. Written
+//! pretty-printed; unknown fields are ignored on import.
 
+use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::audit::{Errors, FormatError, describe, first_error_line, string_field};
 use crate::bundle::FailureLabel;
+use crate::jev::Answer;
 
 /// The `format` tag of an overrides file.
 pub const OVERRIDES_FORMAT: &str = "runlens-overrides";
@@ -47,6 +55,10 @@ pub struct LabelOverride {
     pub request_hash: String,
     /// When it was applied, RFC 3339 UTC from the caller.
     pub applied_at: String,
+    /// The raw answers of the response `new` was derived from (question id → answer, in
+    /// the response's order); `None` in files written before this field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answers: Option<IndexMap<String, Answer>>,
 }
 
 /// A set of overrides for one bundle.
@@ -173,6 +185,13 @@ fn read_override(item: &Value, path: &str) -> Result<LabelOverride, FormatError>
             format!("{request_hash:?}"),
         ));
     }
+    let answers = match o.get("answers") {
+        None | Some(Value::Null) => None,
+        Some(v) => Some(IndexMap::<String, Answer>::deserialize(v).map_err(|e| {
+            let expected = "an object of Jev answers (question id → {\"type\": ...})";
+            ERRORS.field(format!("{path}.answers"), expected, e.to_string())
+        })?),
+    };
     Ok(LabelOverride {
         key,
         corpus,
@@ -181,6 +200,7 @@ fn read_override(item: &Value, path: &str) -> Result<LabelOverride, FormatError>
         model_id: string_field(ERRORS, o, path, "model_id")?,
         request_hash,
         applied_at: string_field(ERRORS, o, path, "applied_at")?,
+        answers,
     })
 }
 

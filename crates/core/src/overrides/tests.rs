@@ -45,6 +45,7 @@ fn relabel(model: &str, trace_id: &str, from: Option<&str>, to: &str) -> LabelOv
         model_id: "sparrow-nano-general-v1.1".into(),
         request_hash: request_hash(b""),
         applied_at: "2026-12-02T18:00:00Z".into(),
+        answers: None,
     }
 }
 
@@ -166,6 +167,79 @@ fn file_round_trip() {
     let f = file();
     assert!(f.matches_bundle("bundlehash"));
     assert_eq!(OverridesFile::from_json(&f.to_json()), Ok(f));
+}
+
+/// The raw answers travel with the override (exact floats and order), and a file written
+/// before `answers` existed still loads (as `None`) and is written back without the field.
+#[test]
+fn raw_answers_round_trip_and_old_files_still_load() {
+    use crate::jev::Answer;
+    use indexmap::IndexMap;
+    let mut f = file();
+    let probabilities: IndexMap<String, f64> = [
+        ("correct_but_judged_fail".to_owned(), 0.55),
+        ("wrong_join".to_owned(), 0.3),
+        ("tool_loop".to_owned(), 0.15),
+    ]
+    .into_iter()
+    .collect();
+    f.overrides[0].answers = Some(
+        [
+            (
+                "sub_mode".to_owned(),
+                Answer::Choice {
+                    choice: "correct_but_judged_fail".into(),
+                    confidence: 0.325,
+                    probabilities,
+                },
+            ),
+            (
+                "correct_despite_fail".to_owned(),
+                Answer::Noul { noul: 0.9 },
+            ),
+        ]
+        .into_iter()
+        .collect(),
+    );
+    let text = f.to_json();
+    let back = OverridesFile::from_json(&text).unwrap();
+    assert_eq!(back, f);
+    let raw: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        raw["overrides"][0]["answers"],
+        serde_json::json!({
+            "sub_mode": {"type": "choice", "choice": "correct_but_judged_fail", "confidence": 0.325,
+                "probabilities": {"correct_but_judged_fail": 0.55, "wrong_join": 0.3, "tool_loop": 0.15}},
+            "correct_despite_fail": {"type": "noul", "noul": 0.9}
+        })
+    );
+    let keys: Vec<&String> = raw["overrides"][0]["answers"]["sub_mode"]["probabilities"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(keys, ["correct_but_judged_fail", "wrong_join", "tool_loop"]);
+    // Overrides without answers write no field at all.
+    assert!(raw["overrides"][1].get("answers").is_none());
+    // An old file (no "answers" anywhere) loads.
+    let old = r#"{"format": "runlens-overrides", "version": 1, "bundle_hash": "h", "overrides": [
+        {"key": "m-a/q1", "corpus": "dev", "original": null,
+         "new": {"trace_id": "q1", "model": "m-a", "sub_mode": "tool_loop"},
+         "model_id": "jev-1.13.0", "request_hash": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+         "applied_at": "2026-12-02T18:00:00Z"}]}"#;
+    let loaded = OverridesFile::from_json(old).unwrap();
+    assert_eq!(loaded.overrides[0].answers, None);
+    assert_eq!(
+        loaded.overrides[0].new.sub_mode.as_deref(),
+        Some("tool_loop")
+    );
+    // A damaged answers object is refused, naming the field.
+    let bad = old.replace(
+        r#""applied_at": "2026-12-02T18:00:00Z"}"#,
+        r#""applied_at": "2026-12-02T18:00:00Z", "answers": {"q": 5}}"#,
+    );
+    let e = OverridesFile::from_json(&bad).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("overrides[0].answers"));
 }
 
 #[test]

@@ -1,0 +1,163 @@
+//! `runlens serve` as a process: the start-up line, answering over HTTP, a clean exit on
+//! SIGTERM (graceful shutdown), and `--backend typesafe` refusing to start without a key.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+const START_LINE_END: &str = " (backend local, model sparrow-nano-general-v1.1)";
+
+fn serve(dist: &std::path::Path, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_runlens"));
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--dist"])
+        .arg(dist)
+        .args(extra)
+        .env_remove("TYPESAFE_API_KEY")
+        .env_remove("TYPESAFE_BASE_URL")
+        .env("RUST_LOG", "info")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// One HTTP/1.1 GET with `Connection: close`; the whole response as text.
+fn http_get(host: &str, path: &str) -> String {
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
+
+/// Waits up to `limit` for the child to exit; kills it and panics otherwise.
+fn wait_for(child: &mut Child, limit: Duration) -> ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            panic!("runlens serve did not exit within {limit:?} of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() {
+    let dist = tempfile::tempdir().unwrap();
+    let page = "<!doctype html><title>runlens test page</title>";
+    std::fs::write(dist.path().join("index.html"), page).unwrap();
+    let mut child = serve(dist.path(), &["--backend", "local"]).spawn().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    // `runlens serve: http://127.0.0.1:PORT/ (backend local, model sparrow-nano-general-v1.1)`
+    let rest = line
+        .trim_end()
+        .strip_prefix("runlens serve: http://")
+        .unwrap_or_else(|| panic!("start-up line: {line:?}"));
+    let (url_rest, tail) = rest.split_once('/').unwrap();
+    assert_eq!(format!(" {}", tail.trim_start()), START_LINE_END);
+    let host = url_rest.to_owned();
+    let port: u16 = host.strip_prefix("127.0.0.1:").unwrap().parse().unwrap();
+    assert_ne!(port, 0);
+
+    let index = http_get(&host, "/");
+    assert!(index.starts_with("HTTP/1.1 200 OK\r\n"), "{index}");
+    assert!(index.ends_with(page), "{index}");
+    let health = http_get(&host, "/healthz");
+    assert!(health.starts_with("HTTP/1.1 200 OK\r\n"), "{health}");
+    assert!(
+        health.contains(r#""backend":"local","model":"sparrow-nano-general-v1.1""#),
+        "{health}"
+    );
+
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = wait_for(&mut child, Duration::from_secs(10));
+    assert_eq!(status.code(), Some(0), "exit status {status:?}");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let lines: Vec<&str> = stderr.lines().collect();
+    let at = |message: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(" INFO ") && l.ends_with(&format!(": {message}")))
+            .unwrap_or_else(|| panic!("no {message:?} line in:\n{stderr}"))
+    };
+    assert!(at("shutting down") < at("stopped"), "{stderr}");
+    let mut after = String::new();
+    stdout.read_to_string(&mut after).unwrap();
+    assert_eq!(after, "", "only the start-up line goes to stdout");
+}
+
+#[test]
+fn typesafe_backend_without_a_key_refuses_to_start() {
+    let dist = tempfile::tempdir().unwrap();
+    for key in [None, Some(""), Some("   ")] {
+        let mut command = serve(dist.path(), &["--backend", "typesafe"]);
+        if let Some(key) = key {
+            command.env("TYPESAFE_API_KEY", key);
+        }
+        let output = command.output().unwrap();
+        assert_eq!(output.status.code(), Some(1), "key {key:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            "error: --backend typesafe needs TYPESAFE_API_KEY, which is not set \
+             (set it, or use --backend local for the offline model)\n",
+            "key {key:?}"
+        );
+    }
+}
+
+/// The flags' defaults, as `--help` states them: the SDK's 10 s upstream timeout, a 5 s cap
+/// on the retry wait, 8 requests in flight.
+#[test]
+fn serve_help_states_the_upstream_and_in_flight_defaults() {
+    let output = Command::new(env!("CARGO_BIN_EXE_runlens"))
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let help = String::from_utf8_lossy(&output.stdout);
+    let described = |flag: &str, text: &str| {
+        let mut lines = help
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with(flag));
+        assert!(lines.next().is_some(), "no {flag} in:\n{help}");
+        assert_eq!(lines.next().map(str::trim), Some(text), "{flag}");
+    };
+    described(
+        "--upstream-timeout-ms",
+        "Upstream timeout per attempt, milliseconds [default: 10000]",
+    );
+    described(
+        "--max-retry-wait-ms",
+        "Cap on the wait before the single upstream retry, milliseconds [default: 5000]",
+    );
+    described(
+        "--max-in-flight",
+        "Decisions in flight at once; more wait (up to the queue timeout) then get 503 [default: 8]",
+    );
+}
