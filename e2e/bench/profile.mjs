@@ -7,6 +7,8 @@
 //          URL_PATH TAB...
 //   e.g. node e2e/bench/profile.mjs --dist dist-prof --bundles target/bench-bundles
 //          bundles/large.json.gz ranking failures leaderboard ranking
+// Besides tab keys, `open-failure` opens a failed cell from the middle of the (open) failures
+// list in the trajectory viewer, and `j` presses j there.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../tests/server.mjs';
@@ -65,7 +67,18 @@ try {
   for (const tab of tabs) {
     const t0 = await page.evaluate(() => performance.now());
     await cdp.send('Profiler.start');
-    await page.click(`button[data-tab="${tab}"]`);
+    if (tab === 'open-failure') {
+      // A failed cell from the middle of the failures list (the failures tab must be open).
+      const index = await page.evaluate(() => {
+        const rows = [...document.querySelectorAll('.fail-row[data-index]')];
+        return rows[Math.floor(rows.length / 2)].dataset.index;
+      });
+      await page.click(`.fail-row[data-index="${index}"] button.open`);
+    } else if (tab === 'j') {
+      await page.keyboard.press('j');
+    } else {
+      await page.click(`button[data-tab="${tab}"]`);
+    }
     const tasks = await settle(page, t0);
     const { profile } = await cdp.send('Profiler.stop');
     const self = new Map();

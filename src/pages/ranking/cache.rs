@@ -11,7 +11,7 @@ use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::question_rows::{QuestionRow, QuestionRowsRun};
 use runlens_core::metrics::report::ReportOptions;
 use runlens_core::metrics::report_retrieval::{
-    RetrievalInputs, RetrievalInputsRun, RetrievalSection,
+    RetrievalInputs, RetrievalInputsRun, RetrievalSection, RetrievalSectionRun,
 };
 
 use crate::bundle_matcher::{bundle_matcher, parses_pending};
@@ -106,18 +106,23 @@ pub fn cached_rows(bundle: &Arc<Bundle>, key: &InputsKey, t: f64) -> Option<Arc<
     with_cache(bundle, |c| c.rows.get(&(key.clone(), t.to_bits())).cloned())
 }
 
-/// The cached section of `key` under `opts`, or `build()`'s (then cached).
-pub fn section(
+type SectionKey = (InputsKey, usize, u64);
+
+fn section_key(key: &InputsKey, opts: &ReportOptions) -> SectionKey {
+    (key.clone(), opts.k_max, opts.confidence_threshold.to_bits())
+}
+
+/// The cached section of `key` under `opts`, if built.
+pub fn cached_section(
     bundle: &Arc<Bundle>,
     key: &InputsKey,
     opts: &ReportOptions,
-    build: impl FnOnce() -> Option<RetrievalSection>,
 ) -> Option<RetrievalSection> {
-    let k = (key.clone(), opts.k_max, opts.confidence_threshold.to_bits());
-    if let Some(hit) = with_cache(bundle, |c| c.sections.get(&k).cloned()) {
-        return Some(hit);
-    }
-    let built = build()?;
+    let k = section_key(key, opts);
+    with_cache(bundle, |c| c.sections.get(&k).cloned())
+}
+
+fn store_section(bundle: &Arc<Bundle>, k: SectionKey, built: &RetrievalSection) {
     with_cache(bundle, |c| {
         // Moving the k or threshold slider makes a section per value: keep a few only.
         if c.sections.len() >= MAX_SECTIONS {
@@ -125,6 +130,45 @@ pub fn section(
         }
         c.sections.insert(k, built.clone())
     });
+}
+
+/// The cached section of `key` under `opts`, or `build()`'s (then cached).
+pub fn section(
+    bundle: &Arc<Bundle>,
+    key: &InputsKey,
+    opts: &ReportOptions,
+    build: impl FnOnce() -> Option<RetrievalSection>,
+) -> Option<RetrievalSection> {
+    if let Some(hit) = cached_section(bundle, key, opts) {
+        return Some(hit);
+    }
+    let built = build()?;
+    store_section(bundle, section_key(key, opts), &built);
+    Some(built)
+}
+
+/// Builds the section of `key` under `opts` from `inputs` in slices (see
+/// [`inputs_in_steps`]), then caches it.
+pub async fn section_in_steps(
+    bundle: Arc<Bundle>,
+    key: InputsKey,
+    inputs: Arc<RetrievalInputs>,
+    opts: ReportOptions,
+    alive: impl Fn() -> bool,
+    progress: impl Fn(usize, usize),
+) -> Option<RetrievalSection> {
+    if let Some(hit) = cached_section(&bundle, &key, &opts) {
+        return Some(hit);
+    }
+    let mut slot = None;
+    let corpus = corpus_of(&bundle, key.0.as_deref(), &mut slot)?;
+    let mut run = RetrievalSectionRun::new(&bundle.body, corpus, &inputs, &opts);
+    let total = run.len();
+    if !in_slices(&mut run, total, alive, progress).await {
+        return None;
+    }
+    let built = run.finish();
+    store_section(&bundle, section_key(&key, &opts), &built);
     Some(built)
 }
 
@@ -196,6 +240,15 @@ impl Steps for RetrievalInputsRun<'_> {
     }
     fn done(&self) -> usize {
         RetrievalInputsRun::done(self)
+    }
+}
+
+impl Steps for RetrievalSectionRun<'_> {
+    fn step(&mut self, n: usize) -> bool {
+        RetrievalSectionRun::step(self, n)
+    }
+    fn done(&self) -> usize {
+        RetrievalSectionRun::done(self)
     }
 }
 

@@ -150,16 +150,30 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         let alive = alive.clone();
         move || alive.store(false, Ordering::Relaxed)
     });
-    let (inputs, rows) = builds(body, key, threshold, progress, alive);
-    // The section of the current key, k and threshold (cached per bundle); none while the
-    // inputs shown belong to another key.
-    let section = Memo::new(move |_| {
+    let (inputs, rows) = builds(body, key, threshold, progress, alive.clone());
+    // What the section is computed from: the bundle, key, inputs and options, while the
+    // inputs shown are the current key's.
+    let section_inputs = move || {
         let opts = options.get();
         let inputs = inputs.get()?;
         let k = key.get();
         let b = body.get_value();
         let own = cache::cached_inputs(&b, &k).is_some_and(|c| Arc::ptr_eq(&c, &inputs));
-        if !own {
+        let small = cache::with_corpus(&b, k.0.as_deref(), |c| cache::is_small(&b, c));
+        own.then_some((b, k, inputs, opts, small.unwrap_or(true)))
+    };
+    // Bumped when a section built in slices lands in the cache.
+    let section_built = RwSignal::new(0u64);
+    let section_progress = RwSignal::new(None::<(usize, usize)>);
+    // The section of the current key, k and threshold (cached per bundle): at once on small
+    // corpora; on large ones built in slices by the effect below.
+    let section = Memo::new(move |_| {
+        section_built.track();
+        let (b, k, inputs, opts, small) = section_inputs()?;
+        if let Some(hit) = cache::cached_section(&b, &k, &opts) {
+            return Some(hit);
+        }
+        if !small {
             return None;
         }
         cache::section(&b, &k, &opts, || {
@@ -167,6 +181,34 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
                 retrieval_section_with(&b.body, c, &inputs, &opts)
             })
         })
+    });
+    let generation = Arc::new(AtomicUsize::new(0));
+    Effect::new(move |_| {
+        let wanted = section_inputs();
+        let mine = generation.fetch_add(1, Ordering::Relaxed) + 1;
+        section_progress.set(None);
+        let Some((b, k, inputs, opts, false)) = wanted else {
+            return;
+        };
+        if section.with_untracked(Option::is_some) {
+            return;
+        }
+        let (generation, alive) = (generation.clone(), alive.clone());
+        let current =
+            move || alive.load(Ordering::Relaxed) && generation.load(Ordering::Relaxed) == mine;
+        section_progress.set(Some((0, 1)));
+        spawn_local(async move {
+            let report = |done, total| {
+                if current() {
+                    section_progress.set(Some((done, total)));
+                }
+            };
+            let built = cache::section_in_steps(b, k, inputs, opts, &current, report).await;
+            if built.is_some() && current() {
+                section_progress.set(None);
+                section_built.update(|n| *n += 1);
+            }
+        });
     });
     let corpora = with_rows.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
     let cells = Callback::new(move |trace: String| {
@@ -178,7 +220,7 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         <section class="ranking" data-testid="ranking-view">
             <h2>"Table ranking"</h2>
             <RankingControls corpora=corpora k_limit=k_limit parser_available=parser_available />
-            {move || progress.get().map(|(done, total)| view! {
+            {move || progress.get().or_else(|| section_progress.get()).map(|(done, total)| view! {
                 <p class="notice" role="status" data-testid="ranking-progress">
                     {format!("Computing the rankings… {done} of {total}")}
                 </p>
