@@ -102,6 +102,28 @@ try {
     console.log('-- inclusive --');
     const incl = [...total.entries()].filter(([k]) => !k.startsWith('(')).sort((a, b) => b[1] - a[1]);
     for (const [name, ms] of incl.slice(0, top * 2)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${name.slice(0, 140)}`);
+    // FOCUS=substring: the time under the outermost frame whose name contains it, by the
+    // frame called from it (what a function's own callees cost).
+    if (process.env.FOCUS) {
+      const under = new Map();
+      profile.samples.forEach((id, i) => {
+        const ms = (dt[i + 1] ?? 0) / 1000;
+        let child = null;
+        let hit = null;
+        for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+          if (nameOf(byId.get(cur)).includes(process.env.FOCUS)) hit = child;
+          child = cur;
+        }
+        if (hit !== null) {
+          const name = nameOf(byId.get(hit));
+          under.set(name, (under.get(name) || 0) + ms);
+        }
+      });
+      console.log(`-- under ${process.env.FOCUS} --`);
+      for (const [name, ms] of [...under.entries()].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+        console.log(`${ms.toFixed(1).padStart(8)} ms  ${name.slice(0, 140)}`);
+      }
+    }
   }
 } finally {
   await browser.close();

@@ -173,12 +173,15 @@ pub fn QuestionTable(
     let total = move || rows.with(|r| r.len());
     let scroller = NodeRef::<Div>::new();
     let (top, set_top) = signal(0usize);
-    // Other filters or another sort start at the top.
-    Effect::new(move |_| {
+    // Other filters or another sort start at the top (not on mount: the box starts there,
+    // and setting scrollTop forces a layout of the whole page).
+    Effect::new(move |mounted: Option<()>| {
         visible.track();
-        set_top.set(0);
-        if let Some(el) = scroller.get_untracked() {
-            el.set_scroll_top(0);
+        if mounted.is_some() {
+            set_top.set(0);
+            if let Some(el) = scroller.get_untracked() {
+                el.set_scroll_top(0);
+            }
         }
     });
     let on_scroll = move |_| {
