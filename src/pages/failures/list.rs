@@ -120,9 +120,13 @@ pub fn FailureList(
     let state = UrlState::use_context();
     let scroller = NodeRef::<Div>::new();
     let (top, set_top) = signal(0usize);
-    // A new filter starts at the top of the list.
-    Effect::new(move |_| {
+    // A new filter starts at the top of the list. Not on mount: the box is new (at the top)
+    // and setting `scrollTop` would force a layout of the whole page in the mount's task.
+    Effect::new(move |first: Option<()>| {
         rows.track();
+        if first.is_none() {
+            return;
+        }
         set_top.set(0);
         if let Some(el) = scroller.get_untracked() {
             el.set_scroll_top(0);

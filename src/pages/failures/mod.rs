@@ -10,6 +10,7 @@ mod controls;
 pub mod filters;
 pub mod list;
 pub mod rows;
+mod stages;
 mod tables;
 
 use std::sync::Arc;
@@ -26,6 +27,7 @@ use controls::FailureControls;
 use filters::Filter;
 use list::FailureList;
 use rows::{BaseFilter, FailRow, all_rows, cdf_above, summarise};
+use stages::{STAGES, stage_signal};
 use tables::{RuleBlameTable, VerdictTable};
 
 /// The failures view of a loaded bundle.
@@ -51,7 +53,10 @@ pub fn FailuresView(
         }
         .into_any();
     }
-    let all = StoredValue::new(all_rows(&bundle));
+    let all = all_rows(&bundle);
+    // On large bundles the charts mount one stage per task (stages.rs).
+    let stage = stage_signal(all.len());
+    let all = StoredValue::new(all);
     let body = StoredValue::new(bundle);
     let prefix = caption("");
     let known = names.clone();
@@ -181,6 +186,8 @@ pub fn FailuresView(
         })
     };
     let clear = move |_| state.push(|s| s.filter = None);
+    let at = move |k: u8| move || stage.get() >= k;
+    let all_charts = move || if at(STAGES)() { "all" } else { "some" };
     view! {
         <section class="failures" data-testid="failures-view">
             <h2>"Failures"</h2>
@@ -194,15 +201,21 @@ pub fn FailuresView(
                     <dd><MetricValue name="cdf:above" value=Signal::derive(move || above.get() as f64) digits=0 /></dd>
                 </div>
             </dl>
-            <div class="failure-charts">
-                <FilterChart id="fail-sub-modes" heading="Sub-modes" data=sub_modes height=sub_h caption=cap />
-                <FilterChart id="fail-families" heading="Families" data=families height=fam_h caption=cap />
-                <FilterChart id="fail-profile" heading="Family profile per model" data=profile height=prof_h caption=cap />
-                <Show when=move || fm.get()>
+            <div class="failure-charts" data-charts=all_charts>
+                <Show when=at(1)>
+                    <FilterChart id="fail-sub-modes" heading="Sub-modes" data=sub_modes height=sub_h caption=cap />
+                    <FilterChart id="fail-families" heading="Families" data=families height=fam_h caption=cap />
+                </Show>
+                <Show when=at(2)>
+                    <FilterChart id="fail-profile" heading="Family profile per model" data=profile height=prof_h caption=cap />
+                </Show>
+                <Show when=move || at(3)() && fm.get()>
                     <FilterChart id="fail-fm" heading="FM1–FM5 per model (07 labels)" data=fm_chart height=fm_h caption=cap />
                 </Show>
-                <FilterChart id="fail-cdf" heading="Correct despite fail?" data=cdf height=360 caption=cap />
-                <FilterChart id="fail-hint" heading="Would a schema hint help?" data=hint height=360 caption=cap />
+                <Show when=at(4)>
+                    <FilterChart id="fail-cdf" heading="Correct despite fail?" data=cdf height=360 caption=cap />
+                    <FilterChart id="fail-hint" heading="Would a schema hint help?" data=hint height=360 caption=cap />
+                </Show>
             </div>
             <RuleBlameTable blame=Signal::derive(move || summary.with(|s| s.blame.clone())) caption=cap />
             <VerdictTable verdicts=Signal::derive(move || summary.with(|s| s.verdicts.clone())) caption=cap />
