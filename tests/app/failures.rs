@@ -382,6 +382,7 @@ async fn the_list_is_virtualised() {
         ViewState::default(),
     );
     leptos::task::tick().await;
+    charts_mounted(&host).await;
     assert_eq!(metric(&host, "failures:listed"), Some(5000.0));
     let (s, e) = window(0, 5000);
     // 14 visible + 1 partial + 8 below.
@@ -408,8 +409,8 @@ async fn the_list_is_virtualised() {
     assert_eq!(scroller.scroll_height(), (5000 * ROW_HEIGHT) as i32);
 }
 
-/// Over 100 labels the charts mount one stage per task: none right after mount (the list is
-/// there), all after a few yields, with exact counts.
+/// Over 100 labels the view mounts one stage per task: only a notice right after mount,
+/// everything after a few yields, with exact counts.
 #[wasm_bindgen_test]
 async fn many_labels_mount_the_charts_in_stages() {
     let labels: Vec<FailureLabel> = (0..101)
@@ -435,8 +436,20 @@ async fn many_labels_mount_the_charts_in_stages() {
     };
     assert_eq!(charts().as_deref(), Some("some"));
     assert!(host.query_selector("#fail-sub-modes").unwrap().is_none());
-    assert_eq!(metric(&host, "failures:listed"), Some(101.0));
+    // Stage 0: the heading and a notice only; the list comes with stage 1.
+    assert_eq!(metric(&host, "failures:listed"), None);
+    assert!(
+        host.query_selector("[data-testid='failures-progress']")
+            .unwrap()
+            .is_some()
+    );
     charts_mounted(&host).await;
+    assert_eq!(metric(&host, "failures:listed"), Some(101.0));
+    assert!(
+        host.query_selector("[data-testid='failures-progress']")
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(charts().as_deref(), Some("all"));
     assert_eq!(host.query_selector_all("canvas").unwrap().length(), 5);
     assert_eq!(metric(&host, "sub_mode:tool_loop"), Some(101.0));
@@ -471,7 +484,7 @@ async fn sample_counts_equal_the_cli() {
     };
     let (host, _) = mount(bundle, state);
     leptos::task::tick().await;
-    // 277 labels: the charts mount in stages.
+    // 277 labels: the view mounts in stages.
     charts_mounted(&host).await;
     let native: serde_json::Value = serde_json::from_str(NATIVE_DEV).unwrap();
     let f = &native["failures"];

@@ -15,7 +15,7 @@ use crate::yield_now::yield_now;
 pub const STAGED_LABELS: usize = 100;
 
 /// The number of stages; the view is complete at this stage.
-pub const STAGES: u8 = 4;
+pub const STAGES: u8 = 5;
 
 /// The current stage: [`STAGES`] at once for `n_labels ≤ STAGED_LABELS`, else 0, then one
 /// more per task until [`STAGES`] (stops when the view leaves).
