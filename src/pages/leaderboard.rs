@@ -105,13 +105,15 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
                 .or_else(|| board_cache::is_small(c).then(|| board_cache::rows_now(&bundle, c)))
         })
         .collect();
-    let pending: Vec<(usize, String, usize)> = built
+    let mut pending: Vec<(usize, String, usize)> = built
         .iter()
         .zip(&with)
         .enumerate()
         .filter(|(_, (b, _))| b.is_none())
         .map(|(i, (_, c))| (i, c.name.clone(), 2 * c.models.len()))
         .collect();
+    // The corpora on screen first.
+    pending.sort_by_key(|(_, name, _)| !state.with_untracked(|s| s.shows_corpus(name)));
     let boards = RwSignal::new(built);
     let progress = RwSignal::new(
         pending
