@@ -159,8 +159,10 @@ pub fn FailureList(
                 <span>"model"</span><span>"trace"</span><span>"question"</span><span>"sub-mode"</span>
                 <span>"conf."</span><span>"cdf"</span><span>"rule"</span>
             </div>
+            // No scroll anchoring: re-rendering the window moved the rows under the anchor,
+            // the browser adjusted `scrollTop`, which re-rendered the window again, and so on.
             <div class="fail-scroll" node_ref=scroller on:scroll=on_scroll data-testid="failure-scroll"
-                style=format!("height:{VIEW_HEIGHT}px;overflow-y:auto;position:relative")>
+                style=format!("height:{VIEW_HEIGHT}px;overflow-y:auto;position:relative;overflow-anchor:none")>
                 {move || {
                     let (start, end, items) = visible();
                     let below = n().saturating_sub(end) * ROW_HEIGHT;
