@@ -9,10 +9,11 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
-use runlens_core::bundle::Bundle;
-use runlens_core::metrics::report_board::{LeaderboardEntry, board_section};
+use runlens_core::bundle::{Bundle, Corpus};
+use runlens_core::metrics::report_board::LeaderboardEntry;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
+use crate::pages::board_cache::{self, Rows};
 use crate::pages::board_columns::{COLUMNS, Column, Value};
 use crate::state::{Sort, UrlState};
 use crate::theme::chart_theme;
@@ -86,23 +87,57 @@ pub fn board_csv(rows: &[LeaderboardEntry]) -> String {
 }
 
 /// The leaderboard of every corpus that has results (or the one chosen by `corpus=`),
-/// restricted to the models chosen by `models=`.
+/// restricted to the models chosen by `models=`. Rows are kept per bundle across mounts
+/// (board_cache.rs); a large corpus is built in slices with a progress notice.
 #[component]
 pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
-    let sections: Vec<_> = bundle
+    let with: Vec<&Corpus> = bundle
         .body
         .corpora
         .iter()
         .filter(|c| !c.results.is_empty())
+        .collect();
+    let built: Vec<Option<Rows>> = with
+        .iter()
         .map(|c| {
-            let (rows, board) = board_section(&bundle.body, c);
+            board_cache::cached(&bundle, &c.name)
+                .or_else(|| board_cache::is_small(c).then(|| board_cache::rows_now(&bundle, c)))
+        })
+        .collect();
+    let mut pending: Vec<(usize, String, usize)> = built
+        .iter()
+        .zip(&with)
+        .enumerate()
+        .filter(|(_, (b, _))| b.is_none())
+        .map(|(i, (_, c))| (i, c.name.clone(), 2 * c.models.len()))
+        .collect();
+    // The corpora on screen first.
+    pending.sort_by_key(|(_, name, _)| !state.with_untracked(|s| s.shows_corpus(name)));
+    let boards = RwSignal::new(built);
+    let progress = RwSignal::new(
+        pending
+            .first()
+            .map(|(_, name, total)| (name.clone(), 0, *total)),
+    );
+    if !pending.is_empty() {
+        board_cache::build_pending(bundle.clone(), pending, boards, progress);
+    }
+    let sections: Vec<_> = with
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
             let name = c.name.clone();
             let shown = move || state.with(|s| s.shows_corpus(&name));
             let corpus = c.name.clone();
+            let n_questions = c.results.len();
+            let rows = Memo::new(move |_| boards.with(|b| b.get(i).cloned().flatten()));
             view! {
                 <Show when=shown>
-                    <CorpusBoard corpus=corpus.clone() n_questions=board.n_questions rows=rows.clone() />
+                    {let corpus = corpus.clone();
+                    move || rows.get().map(|rows| view! {
+                        <CorpusBoard corpus=corpus.clone() n_questions=n_questions rows=rows />
+                    })}
                 </Show>
             }
         })
@@ -110,13 +145,18 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
     view! {
         <section class="leaderboard" data-testid="leaderboard-view">
             <h2>"Leaderboard"</h2>
+            {move || progress.get().map(|(name, done, total)| view! {
+                <p class="notice" role="status" data-testid="leaderboard-progress">
+                    {format!("Computing the leaderboard of {name}… {done} of {total}")}
+                </p>
+            })}
             {sections}
         </section>
     }
 }
 
 #[component]
-fn CorpusBoard(corpus: String, n_questions: usize, rows: Vec<LeaderboardEntry>) -> impl IntoView {
+fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows) -> impl IntoView {
     let state = UrlState::use_context();
     let rows = StoredValue::new(rows);
     let view_rows = Memo::new(move |_| {

@@ -1,6 +1,7 @@
 //! One view per file.
 
 pub mod audit;
+pub mod board_cache;
 pub mod board_columns;
 pub mod failures;
 pub mod gate;

@@ -382,6 +382,7 @@ async fn the_list_is_virtualised() {
         ViewState::default(),
     );
     leptos::task::tick().await;
+    charts_mounted(&host).await;
     assert_eq!(metric(&host, "failures:listed"), Some(5000.0));
     let (s, e) = window(0, 5000);
     // 14 visible + 1 partial + 8 below.
@@ -408,6 +409,71 @@ async fn the_list_is_virtualised() {
     assert_eq!(scroller.scroll_height(), (5000 * ROW_HEIGHT) as i32);
 }
 
+/// Over 100 labels the view mounts one stage per task: only a notice right after mount,
+/// everything after a few yields, with exact counts.
+#[wasm_bindgen_test]
+async fn many_labels_mount_the_charts_in_stages() {
+    let labels: Vec<FailureLabel> = (0..101)
+        .map(|i| label(json!({"trace_id": format!("t{i}"), "model": "m", "sub_mode": "tool_loop"})))
+        .collect();
+    let body = BundleBody {
+        corpora: vec![Corpus {
+            name: "big".into(),
+            failure_labels: labels,
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let (host, _) = mount(
+        Bundle::new(Provenance::default(), body),
+        ViewState::default(),
+    );
+    leptos::task::tick().await;
+    let charts = || {
+        host.query_selector(".failure-charts")
+            .unwrap()
+            .and_then(|e| e.get_attribute("data-charts"))
+    };
+    assert_eq!(charts().as_deref(), Some("some"));
+    assert!(host.query_selector("#fail-sub-modes").unwrap().is_none());
+    // Stage 0: the heading and a notice only; the list comes with stage 1.
+    assert_eq!(metric(&host, "failures:listed"), None);
+    assert!(
+        host.query_selector("[data-testid='failures-progress']")
+            .unwrap()
+            .is_some()
+    );
+    charts_mounted(&host).await;
+    assert_eq!(metric(&host, "failures:listed"), Some(101.0));
+    assert!(
+        host.query_selector("[data-testid='failures-progress']")
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(charts().as_deref(), Some("all"));
+    assert_eq!(host.query_selector_all("canvas").unwrap().length(), 5);
+    assert_eq!(metric(&host, "sub_mode:tool_loop"), Some(101.0));
+}
+
+/// Waits (at most 2 s) until every chart stage has mounted.
+async fn charts_mounted(host: &web_sys::HtmlElement) {
+    for _ in 0..200 {
+        let all = host
+            .query_selector(".failure-charts[data-charts='all']")
+            .unwrap();
+        if all.is_some() {
+            return;
+        }
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+    panic!("the failure charts did not all mount");
+}
+
 /// Every sub-mode, family and bucket count, and cdf ≥ 0.65, equal `runlens metrics --json`.
 #[wasm_bindgen_test]
 async fn sample_counts_equal_the_cli() {
@@ -418,6 +484,8 @@ async fn sample_counts_equal_the_cli() {
     };
     let (host, _) = mount(bundle, state);
     leptos::task::tick().await;
+    // 277 labels: the view mounts in stages.
+    charts_mounted(&host).await;
     let native: serde_json::Value = serde_json::from_str(NATIVE_DEV).unwrap();
     let f = &native["failures"];
     assert_eq!(metric(&host, "failures:count"), f["n"].as_f64());

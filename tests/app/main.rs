@@ -12,6 +12,7 @@ mod export;
 mod failures;
 mod gate;
 mod import;
+mod leaderboard;
 mod loading;
 mod ranking;
 mod relabel;

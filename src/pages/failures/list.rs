@@ -120,9 +120,13 @@ pub fn FailureList(
     let state = UrlState::use_context();
     let scroller = NodeRef::<Div>::new();
     let (top, set_top) = signal(0usize);
-    // A new filter starts at the top of the list.
-    Effect::new(move |_| {
+    // A new filter starts at the top of the list. Not on mount: the box is new (at the top)
+    // and setting `scrollTop` would force a layout of the whole page in the mount's task.
+    Effect::new(move |first: Option<()>| {
         rows.track();
+        if first.is_none() {
+            return;
+        }
         set_top.set(0);
         if let Some(el) = scroller.get_untracked() {
             el.set_scroll_top(0);
@@ -155,8 +159,10 @@ pub fn FailureList(
                 <span>"model"</span><span>"trace"</span><span>"question"</span><span>"sub-mode"</span>
                 <span>"conf."</span><span>"cdf"</span><span>"rule"</span>
             </div>
+            // No scroll anchoring: re-rendering the window moved the rows under the anchor,
+            // the browser adjusted `scrollTop`, which re-rendered the window again, and so on.
             <div class="fail-scroll" node_ref=scroller on:scroll=on_scroll data-testid="failure-scroll"
-                style=format!("height:{VIEW_HEIGHT}px;overflow-y:auto;position:relative")>
+                style=format!("height:{VIEW_HEIGHT}px;overflow-y:auto;position:relative;overflow-anchor:none")>
                 {move || {
                     let (start, end, items) = visible();
                     let below = n().saturating_sub(end) * ROW_HEIGHT;

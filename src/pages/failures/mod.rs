@@ -10,6 +10,7 @@ mod controls;
 pub mod filters;
 pub mod list;
 pub mod rows;
+mod stages;
 mod tables;
 
 use std::sync::Arc;
@@ -26,6 +27,7 @@ use controls::FailureControls;
 use filters::Filter;
 use list::FailureList;
 use rows::{BaseFilter, FailRow, all_rows, cdf_above, summarise};
+use stages::{STAGES, stage_signal};
 use tables::{RuleBlameTable, VerdictTable};
 
 /// The failures view of a loaded bundle.
@@ -51,8 +53,17 @@ pub fn FailuresView(
         }
         .into_any();
     }
-    let all = StoredValue::new(all_rows(&bundle));
+    // On large bundles the view mounts one stage per task (stages.rs): the rows and
+    // aggregates (lazy memos) are first computed when stage 1 mounts.
+    let n_labels = bundle
+        .body
+        .corpora
+        .iter()
+        .map(|c| c.failure_labels.len())
+        .sum();
+    let stage = stage_signal(n_labels);
     let body = StoredValue::new(bundle);
+    let all = Memo::new(move |_| body.with_value(|b| all_rows(b)));
     let prefix = caption("");
     let known = names.clone();
     let base = Memo::new(move |_| {
@@ -65,7 +76,7 @@ pub fn FailuresView(
     let kept = Memo::new(move |_| {
         let f = base.get();
         body.with_value(|b| {
-            all.with_value(|rows| {
+            all.with(|rows| {
                 rows.iter()
                     .filter(|r| f.keeps(b, r))
                     .copied()
@@ -181,42 +192,59 @@ pub fn FailuresView(
         })
     };
     let clear = move |_| state.push(|s| s.filter = None);
+    let at = move |k: u8| move || stage.get() >= k;
+    let all_charts = move || if at(STAGES)() { "all" } else { "some" };
     view! {
         <section class="failures" data-testid="failures-view">
             <h2>"Failures"</h2>
-            <FailureControls corpora=names models=models />
-            <dl class="headline">
-                {move || headline().into_iter().map(|(name, value)| view! {
-                    <div><dt>{name.clone()}</dt><dd><MetricValue name=name value=value digits=0 /></dd></div>
-                }).collect_view()}
-                <div>
-                    <dt>{move || format!("correct_despite_fail ≥ {}", format_threshold(ct.get()))}</dt>
-                    <dd><MetricValue name="cdf:above" value=Signal::derive(move || above.get() as f64) digits=0 /></dd>
-                </div>
-            </dl>
-            <div class="failure-charts">
-                <FilterChart id="fail-sub-modes" heading="Sub-modes" data=sub_modes height=sub_h caption=cap />
-                <FilterChart id="fail-families" heading="Families" data=families height=fam_h caption=cap />
-                <FilterChart id="fail-profile" heading="Family profile per model" data=profile height=prof_h caption=cap />
-                <Show when=move || fm.get()>
+            {move || (stage.get() < STAGES).then(|| view! {
+                <p class="notice" role="status" data-testid="failures-progress">
+                    {format!("Drawing the failures view… {} of {STAGES}", stage.get())}
+                </p>
+            })}
+            <Show when=at(1)>
+                <FailureControls corpora=names.clone() models=models />
+                <dl class="headline">
+                    {move || headline().into_iter().map(|(name, value)| view! {
+                        <div><dt>{name.clone()}</dt><dd><MetricValue name=name value=value digits=0 /></dd></div>
+                    }).collect_view()}
+                    <div>
+                        <dt>{move || format!("correct_despite_fail ≥ {}", format_threshold(ct.get()))}</dt>
+                        <dd><MetricValue name="cdf:above" value=Signal::derive(move || above.get() as f64) digits=0 /></dd>
+                    </div>
+                </dl>
+            </Show>
+            <div class="failure-charts" data-charts=all_charts>
+                <Show when=at(2)>
+                    <FilterChart id="fail-sub-modes" heading="Sub-modes" data=sub_modes height=sub_h caption=cap />
+                    <FilterChart id="fail-families" heading="Families" data=families height=fam_h caption=cap />
+                </Show>
+                <Show when=at(3)>
+                    <FilterChart id="fail-profile" heading="Family profile per model" data=profile height=prof_h caption=cap />
+                </Show>
+                <Show when=move || at(4)() && fm.get()>
                     <FilterChart id="fail-fm" heading="FM1–FM5 per model (07 labels)" data=fm_chart height=fm_h caption=cap />
                 </Show>
-                <FilterChart id="fail-cdf" heading="Correct despite fail?" data=cdf height=360 caption=cap />
-                <FilterChart id="fail-hint" heading="Would a schema hint help?" data=hint height=360 caption=cap />
+                <Show when=at(5)>
+                    <FilterChart id="fail-cdf" heading="Correct despite fail?" data=cdf height=360 caption=cap />
+                    <FilterChart id="fail-hint" heading="Would a schema hint help?" data=hint height=360 caption=cap />
+                </Show>
             </div>
-            <RuleBlameTable blame=Signal::derive(move || summary.with(|s| s.blame.clone())) caption=cap />
-            <VerdictTable verdicts=Signal::derive(move || summary.with(|s| s.verdicts.clone())) caption=cap />
-            {move || filter_text.get().map(|f| {
-                let known = filter.get().is_some();
-                view! {
-                    <p class="chip" data-testid="filter-chip">
-                        {if known { "showing " } else { "unknown filter (ignored): " }}
-                        <code>{f}</code>
-                        " " <button type="button" aria-label="clear the chart filter" on:click=clear>"× clear"</button>
-                    </p>
-                }
-            })}
-            <FailureList bundle=body rows=listed caption=cap />
+            <Show when=at(1)>
+                <RuleBlameTable blame=Signal::derive(move || summary.with(|s| s.blame.clone())) caption=cap />
+                <VerdictTable verdicts=Signal::derive(move || summary.with(|s| s.verdicts.clone())) caption=cap />
+                {move || filter_text.get().map(|f| {
+                    let known = filter.get().is_some();
+                    view! {
+                        <p class="chip" data-testid="filter-chip">
+                            {if known { "showing " } else { "unknown filter (ignored): " }}
+                            <code>{f}</code>
+                            " " <button type="button" aria-label="clear the chart filter" on:click=clear>"× clear"</button>
+                        </p>
+                    }
+                })}
+                <FailureList bundle=body rows=listed caption=cap />
+            </Show>
         </section>
     }
     .into_any()

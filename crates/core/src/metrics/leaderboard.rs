@@ -76,7 +76,8 @@ pub struct Leaderboard {
     pub rows: Vec<LeaderboardRow>,
 }
 
-fn scores(column: &ModelColumn) -> Vec<Option<f64>> {
+/// A column's pass-rate scores, in question order.
+pub(crate) fn scores(column: &ModelColumn) -> Vec<Option<f64>> {
     column
         .cells
         .iter()
@@ -84,9 +85,8 @@ fn scores(column: &ModelColumn) -> Vec<Option<f64>> {
         .collect()
 }
 
-/// Computes every row. Example: see the README vector test (glm 81.25 %, SE 13.15 %).
-pub fn leaderboard(columns: &[ModelColumn]) -> Leaderboard {
-    let score_cols: Vec<Vec<Option<f64>>> = columns.iter().map(scores).collect();
+/// The top column: argmax of the pass rate, first on ties; `None` if none scored.
+pub(crate) fn top_of(score_cols: &[Vec<Option<f64>>]) -> Option<usize> {
     let pass: Vec<Option<f64>> = score_cols
         .iter()
         .map(|s| mean(&s.iter().flatten().copied().collect::<Vec<_>>()))
@@ -99,6 +99,22 @@ pub fn leaderboard(columns: &[ModelColumn]) -> Leaderboard {
             top = Some(i);
         }
     }
+    top
+}
+
+/// Sorts rows by pass descending, models without a pass rate last (stable).
+pub(crate) fn sort_rows(rows: &mut [LeaderboardRow]) {
+    rows.sort_by(|a, b| {
+        b.pass
+            .unwrap_or(f64::NEG_INFINITY)
+            .total_cmp(&a.pass.unwrap_or(f64::NEG_INFINITY))
+    });
+}
+
+/// Computes every row. Example: see the README vector test (glm 81.25 %, SE 13.15 %).
+pub fn leaderboard(columns: &[ModelColumn]) -> Leaderboard {
+    let score_cols: Vec<Vec<Option<f64>>> = columns.iter().map(scores).collect();
+    let top = top_of(&score_cols);
     let mut rows: Vec<LeaderboardRow> = columns
         .iter()
         .enumerate()
@@ -107,18 +123,19 @@ pub fn leaderboard(columns: &[ModelColumn]) -> Leaderboard {
             row(col, &score_cols[i], top_scores)
         })
         .collect();
-    rows.sort_by(|a, b| {
-        b.pass
-            .unwrap_or(f64::NEG_INFINITY)
-            .total_cmp(&a.pass.unwrap_or(f64::NEG_INFINITY))
-    });
+    sort_rows(&mut rows);
     Leaderboard {
         top_model: top.map(|t| columns[t].model.clone()),
         rows,
     }
 }
 
-fn row(col: &ModelColumn, scores: &[Option<f64>], top_scores: &[Option<f64>]) -> LeaderboardRow {
+/// One model's row; `top_scores` are the top model's scores (its own for the top model).
+pub(crate) fn row(
+    col: &ModelColumn,
+    scores: &[Option<f64>],
+    top_scores: &[Option<f64>],
+) -> LeaderboardRow {
     let present: Vec<&CellFacts> = col.cells.iter().flatten().collect();
     let scored: Vec<f64> = scores.iter().flatten().copied().collect();
     let answered: Vec<f64> = present

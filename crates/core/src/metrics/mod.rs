@@ -5,6 +5,7 @@
 //! slices and sets; bundle-level functions map the run bundle onto them. Everything here is
 //! deterministic and gives identical results natively and on wasm32.
 
+pub mod board_run;
 pub mod bootstrap;
 pub mod cell_facts;
 pub mod confidence;

@@ -38,24 +38,29 @@ fn budget_from_error(error: &str) -> Option<u32> {
     rest[..rest.find(')')?].trim().parse().ok()
 }
 
+/// The column of model `index` of `corpus.models`, in `results` order. A row whose
+/// candidate at the same position has that key is read without hashing (the common case:
+/// every row lists the models in the same order).
+pub fn model_column(corpus: &Corpus, index: usize) -> ModelColumn {
+    let model = corpus.models.get(index).cloned().unwrap_or_default();
+    let cells = corpus
+        .results
+        .iter()
+        .map(|r| {
+            let cell = match r.candidates.get_index(index) {
+                Some((k, c)) if *k == model => c.as_ref(),
+                _ => r.candidates.get(&model).and_then(Option::as_ref),
+            };
+            cell.map(CellFacts::from_cell)
+        })
+        .collect();
+    ModelColumn { model, cells }
+}
+
 /// Builds the model columns (question order = `results` order) and computes both sections.
 pub fn board_section(body: &BundleBody, corpus: &Corpus) -> (Vec<LeaderboardEntry>, BoardSection) {
-    let columns: Vec<ModelColumn> = corpus
-        .models
-        .iter()
-        .map(|m| ModelColumn {
-            model: m.clone(),
-            cells: corpus
-                .results
-                .iter()
-                .map(|r| {
-                    r.candidates
-                        .get(m)
-                        .and_then(Option::as_ref)
-                        .map(CellFacts::from_cell)
-                })
-                .collect(),
-        })
+    let columns: Vec<ModelColumn> = (0..corpus.models.len())
+        .map(|i| model_column(corpus, i))
         .collect();
     let from_errors = corpus
         .cells()
@@ -63,14 +68,7 @@ pub fn board_section(body: &BundleBody, corpus: &Corpus) -> (Vec<LeaderboardEntr
         .max();
     let max_turns = from_errors.or_else(|| corpus.cells().filter_map(|c| c.cell.turns).max());
     let board = leaderboard(&columns);
-    let entries = board
-        .rows
-        .into_iter()
-        .map(|row| LeaderboardEntry {
-            name: body.display_name(&row.model).to_string(),
-            row,
-        })
-        .collect();
+    let entries = named(body, board.rows);
     let budgets: Vec<u32> = (1..=max_turns.unwrap_or(0)).collect();
     let section = BoardSection {
         n_questions: corpus.results.len(),
@@ -80,6 +78,16 @@ pub fn board_section(body: &BundleBody, corpus: &Corpus) -> (Vec<LeaderboardEntr
         pass_at_budget: (!budgets.is_empty()).then(|| pass_at_budget(&columns, &budgets)),
     };
     (entries, section)
+}
+
+/// The rows with their display names.
+pub(crate) fn named(body: &BundleBody, rows: Vec<LeaderboardRow>) -> Vec<LeaderboardEntry> {
+    rows.into_iter()
+        .map(|row| LeaderboardEntry {
+            name: body.display_name(&row.model).to_string(),
+            row,
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,81 @@
+//! The leaderboard rows of one corpus, built a few models at a time ([`BoardRun::step`]) so a
+//! caller can hand the thread back between steps: first every model's column, then every
+//! model's row. The values are those of [`super::report_board::board_section`] (without the
+//! board facts and pass@B, which the leaderboard view does not show).
+
+use super::leaderboard::{LeaderboardRow, ModelColumn, row, scores, sort_rows, top_of};
+use super::report_board::{LeaderboardEntry, model_column, named};
+use crate::bundle::{BundleBody, Corpus};
+
+/// A resumable leaderboard build: `2 × models` work items (a column, then a row, per model).
+pub struct BoardRun<'a> {
+    body: &'a BundleBody,
+    corpus: &'a Corpus,
+    columns: Vec<ModelColumn>,
+    scores: Vec<Vec<Option<f64>>>,
+    top: Option<usize>,
+    rows: Vec<LeaderboardRow>,
+}
+
+impl<'a> BoardRun<'a> {
+    /// A run over `corpus` (display names from `body`); nothing computed yet.
+    pub fn new(body: &'a BundleBody, corpus: &'a Corpus) -> Self {
+        BoardRun {
+            body,
+            corpus,
+            columns: Vec::new(),
+            scores: Vec::new(),
+            top: None,
+            rows: Vec::new(),
+        }
+    }
+
+    /// Work items in all: two per model.
+    pub fn len(&self) -> usize {
+        2 * self.corpus.models.len()
+    }
+
+    /// Whether there is nothing to do (no models).
+    pub fn is_empty(&self) -> bool {
+        self.corpus.models.is_empty()
+    }
+
+    /// Work items done.
+    pub fn done(&self) -> usize {
+        self.columns.len() + self.rows.len()
+    }
+
+    /// Does up to `n` more work items; true when finished.
+    pub fn step(&mut self, n: usize) -> bool {
+        let models = self.corpus.models.len();
+        for _ in 0..n {
+            if self.columns.len() < models {
+                let col = model_column(self.corpus, self.columns.len());
+                self.scores.push(scores(&col));
+                self.columns.push(col);
+                if self.columns.len() == models {
+                    self.top = top_of(&self.scores);
+                }
+            } else if self.rows.len() < models {
+                let i = self.rows.len();
+                let top = self.top.map_or(&self.scores[i], |t| &self.scores[t]);
+                self.rows.push(row(&self.columns[i], &self.scores[i], top));
+            } else {
+                break;
+            }
+        }
+        self.done() == self.len()
+    }
+
+    /// Finishes the run: the rows by pass descending, with display names.
+    pub fn finish(mut self) -> Vec<LeaderboardEntry> {
+        self.step(self.len());
+        let mut rows = self.rows;
+        sort_rows(&mut rows);
+        named(self.body, rows)
+    }
+}
+
+#[cfg(test)]
+#[path = "board_run_tests.rs"]
+mod tests;

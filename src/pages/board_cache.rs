@@ -1,0 +1,148 @@
+//! The leaderboard rows of each corpus, kept across mounts (per bundle) and, on large
+//! corpora, built in slices that yield to the browser so that opening the view does not
+//! freeze the page.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+use runlens_core::bundle::{Bundle, Corpus};
+use runlens_core::metrics::board_run::BoardRun;
+use runlens_core::metrics::report_board::LeaderboardEntry;
+
+use crate::data::now_ms;
+use crate::yield_now::yield_now;
+
+/// Cells (questions × models) up to which a corpus is built at once, in the mount's task.
+pub const SYNC_CELLS: usize = 40_000;
+
+/// Time one task may compute before yielding, ms.
+const SLICE_MS: f64 = 30.0;
+
+/// The rows of one corpus, by pass descending.
+pub type Rows = Arc<Vec<LeaderboardEntry>>;
+
+#[derive(Default)]
+struct Cache {
+    /// `(content hash, address)` of the bundle the entries belong to.
+    owner: Option<(String, usize)>,
+    boards: HashMap<String, Rows>,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+/// Runs `f` on the cache of `bundle` (emptied when another bundle was cached before).
+fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut Cache) -> T) -> T {
+    let owner = (bundle.content_hash.clone(), Arc::as_ptr(bundle) as usize);
+    CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.owner.as_ref() != Some(&owner) {
+            *c = Cache {
+                owner: Some(owner),
+                ..Cache::default()
+            };
+        }
+        f(&mut c)
+    })
+}
+
+/// The cached rows of the corpus named `name`, if built.
+pub fn cached(bundle: &Arc<Bundle>, name: &str) -> Option<Rows> {
+    with_cache(bundle, |c| c.boards.get(name).cloned())
+}
+
+fn keep(bundle: &Arc<Bundle>, name: &str, rows: Vec<LeaderboardEntry>) -> Rows {
+    let rows = Arc::new(rows);
+    with_cache(bundle, |c| c.boards.insert(name.to_owned(), rows.clone()));
+    rows
+}
+
+/// Whether the corpus is small enough to build at once.
+pub fn is_small(corpus: &Corpus) -> bool {
+    corpus.results.len().saturating_mul(corpus.models.len()) <= SYNC_CELLS
+}
+
+/// The rows of `corpus` (cached, or built at once and cached).
+pub fn rows_now(bundle: &Arc<Bundle>, corpus: &Corpus) -> Rows {
+    if let Some(hit) = cached(bundle, &corpus.name) {
+        return hit;
+    }
+    keep(
+        bundle,
+        &corpus.name,
+        BoardRun::new(&bundle.body, corpus).finish(),
+    )
+}
+
+/// Builds the rows of the corpus named `name` in slices of about [`SLICE_MS`] (one model's
+/// column or row per step), reporting `(done, total)` before each yield; `None` when
+/// `alive()` turned false (the view left) or there is no such corpus.
+pub async fn rows_in_steps(
+    bundle: Arc<Bundle>,
+    name: String,
+    alive: impl Fn() -> bool,
+    progress: impl Fn(usize, usize),
+) -> Option<Rows> {
+    if let Some(hit) = cached(&bundle, &name) {
+        return Some(hit);
+    }
+    let corpus = bundle.body.corpora.iter().find(|c| c.name == name)?;
+    let mut run = BoardRun::new(&bundle.body, corpus);
+    let mut start = now_ms();
+    while !run.step(1) {
+        if now_ms() - start > SLICE_MS {
+            progress(run.done(), run.len());
+            yield_now().await;
+            if !alive() {
+                return None;
+            }
+            start = now_ms();
+        }
+    }
+    let rows = run.finish();
+    Some(keep(&bundle, &name, rows))
+}
+
+/// Builds the `(index, corpus, work)` boards not yet built, one after the other, in slices;
+/// stops when the view leaves.
+pub fn build_pending(
+    bundle: Arc<Bundle>,
+    pending: Vec<(usize, String, usize)>,
+    boards: RwSignal<Vec<Option<Rows>>>,
+    progress: RwSignal<Option<(String, usize, usize)>>,
+) {
+    let alive = Arc::new(AtomicBool::new(true));
+    on_cleanup({
+        let alive = alive.clone();
+        move || alive.store(false, Ordering::Relaxed)
+    });
+    spawn_local(async move {
+        let is_alive = || alive.load(Ordering::Relaxed);
+        for (i, name, _) in pending {
+            let report = |done, total| {
+                if is_alive() {
+                    progress.set(Some((name.clone(), done, total)));
+                }
+            };
+            let rows = rows_in_steps(bundle.clone(), name.clone(), is_alive, report);
+            let Some(rows) = rows.await else { return };
+            if !is_alive() {
+                return;
+            }
+            boards.update(|b| {
+                if let Some(slot) = b.get_mut(i) {
+                    *slot = Some(rows);
+                }
+            });
+        }
+        if is_alive() {
+            progress.set(None);
+        }
+    });
+}

@@ -1,0 +1,119 @@
+//! The leaderboard view on a corpus over `SYNC_CELLS`: a progress notice right after mount,
+//! then the rows built in slices with exact pass rates; mounted again, the rows come from the
+//! per-bundle cache at once.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_core::bundle::{
+    Bundle, BundleBody, Cell, Corpus, Outcome, Provenance, ResultRow, ResultScore,
+};
+use runlens_web::pages::LeaderboardView;
+use runlens_web::pages::board_cache::SYNC_CELLS;
+use runlens_web::state::{UrlState, ViewState};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::wasm_bindgen_test;
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn cell(outcome: Outcome) -> Option<Cell> {
+    Some(Cell {
+        result_score: Some(ResultScore {
+            outcome: Some(outcome),
+            ..ResultScore::default()
+        }),
+        ..Cell::default()
+    })
+}
+
+/// 20,001 questions × 2 models: `a` passes every one, `b` the odd-numbered ones.
+fn big() -> Arc<Bundle> {
+    let results: Vec<ResultRow> = (0..20_001)
+        .map(|i| ResultRow {
+            trace_id: format!("q{i}"),
+            candidates: [
+                ("a".to_owned(), cell(Outcome::Pass)),
+                (
+                    "b".to_owned(),
+                    cell(if i % 2 == 1 {
+                        Outcome::Pass
+                    } else {
+                        Outcome::Fail
+                    }),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+            ..ResultRow::default()
+        })
+        .collect();
+    let body = BundleBody {
+        corpora: vec![Corpus {
+            name: "big".into(),
+            results,
+            models: vec!["a".into(), "b".into()],
+            ..Corpus::default()
+        }],
+        ..BundleBody::default()
+    };
+    Arc::new(Bundle::new(Provenance::default(), body))
+}
+
+fn mount(bundle: Arc<Bundle>) -> web_sys::HtmlElement {
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let st = UrlState::detached(ViewState::default());
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(st);
+        view! { <LeaderboardView bundle=bundle.clone() /> }
+    }));
+    host
+}
+
+fn pass(host: &web_sys::HtmlElement, model: &str) -> Option<f64> {
+    host.query_selector(&format!("[data-metric=\"pass:{model}\"]"))
+        .unwrap()?
+        .get_attribute("data-value")?
+        .parse()
+        .ok()
+}
+
+fn has(host: &web_sys::HtmlElement, selector: &str) -> bool {
+    host.query_selector(selector).unwrap().is_some()
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+#[wasm_bindgen_test]
+async fn a_large_corpus_is_built_in_slices_then_cached() {
+    const { assert!(20_001 * 2 > SYNC_CELLS) };
+    let bundle = big();
+    let host = mount(bundle.clone());
+    leptos::task::tick().await;
+    assert!(has(&host, "[data-testid='leaderboard-progress']"));
+    assert_eq!(pass(&host, "a"), None);
+    let mut waited = 0;
+    while pass(&host, "b").is_none() && waited < 20_000 {
+        sleep(20).await;
+        waited += 20;
+    }
+    assert_eq!(pass(&host, "a"), Some(1.0));
+    // b passes q1, q3, …, q19999: 10,000 of 20,001.
+    assert_eq!(pass(&host, "b"), Some(10_000.0 / 20_001.0));
+    assert!(!has(&host, "[data-testid='leaderboard-progress']"));
+
+    // Mounted again on the same bundle: no notice, the rows at once.
+    let again = mount(bundle);
+    leptos::task::tick().await;
+    assert!(!has(&again, "[data-testid='leaderboard-progress']"));
+    assert_eq!(pass(&again, "b"), Some(10_000.0 / 20_001.0));
+}
