@@ -271,6 +271,12 @@ async fn in_slices(
     alive: impl Fn() -> bool,
     progress: impl Fn(usize, usize),
 ) -> bool {
+    // The first slice runs after the task that mounted the view, not inside it.
+    progress(run.done(), total);
+    yield_now().await;
+    if !alive() {
+        return false;
+    }
     let mut start = now_ms();
     while !run.step(STEP_ROWS) {
         if now_ms() - start > SLICE_MS {

@@ -22,6 +22,7 @@ use crate::bundle_matcher::bundle_matcher;
 use crate::data;
 use crate::pages::relabel::RelabelPanel;
 use crate::state::UrlState;
+use crate::yield_now::yield_now;
 
 /// Steps of one run; without a table matcher (invalid namespaces) the tables are left out.
 fn steps(
@@ -154,9 +155,20 @@ pub fn CellView(
         _ => None,
     };
     let key = format!("{model}/{trace}");
+    // The re-label panel (its editable request is the heaviest part of the viewer) mounts in
+    // the task after the viewer, so opening a trajectory is not one long task.
+    let panel_due = RwSignal::new(false);
+    leptos::task::spawn_local(async move {
+        yield_now().await;
+        panel_due.try_set(true);
+    });
     let relabel = {
         let (b, c, m, t) = (bundle.clone(), corpus.clone(), model.clone(), trace.clone());
-        move || view! { <RelabelPanel bundle=b.clone() corpus=c.clone() model=m.clone() trace_id=t.clone() /> }
+        move || {
+            panel_due.get().then(|| {
+                view! { <RelabelPanel bundle=b.clone() corpus=c.clone() model=m.clone() trace_id=t.clone() /> }
+            })
+        }
     };
     let gold_sql = StoredValue::new(gold_sql);
     let header = move || {
@@ -189,7 +201,7 @@ pub fn CellView(
             <UsageSection cell=cell.clone() key=key.clone() />
             <RuleChecks rules=rules.clone() sqls=cell.sqls.clone() label=label.clone() />
             <JevLabel label=label.clone() />
-            {relabel_slot(relabel())}
+            {relabel_slot(relabel.clone())}
             {move || view! { <FmLabelView label=fm.get() /> }}
             <GateDetails row=gate.clone() />
         }
