@@ -5,6 +5,8 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 
+use crate::bundle_matcher::bundle_matcher;
+use crate::compiled_rules::compiled_rules;
 use crate::components::{BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
 use crate::data::LoadStats;
 use crate::pages::relabel::OverridesBar;
@@ -12,6 +14,7 @@ use crate::pages::{
     AuditView, FailuresView, GateView, LeaderboardView, RankingView, TrajectoryView,
 };
 use crate::state::{OverridesState, Tab, UrlState};
+use crate::yield_now::yield_now;
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
 #[component]
@@ -43,6 +46,7 @@ pub fn Overview(
     let tab = Memo::new(move |_| state.with(|s| s.tab));
     // Every view reads the effective bundle: the loaded one with label overrides applied.
     let effective = OverridesState::provide(bundle.clone()).effective;
+    warm_up(bundle.clone());
     let views = move || {
         let bundle = effective.get();
         match tab.get() {
@@ -90,4 +94,18 @@ pub fn Overview(
         </header>
         <main>{views}</main>
     }
+}
+
+/// Compiles what opening a trajectory or the ranking view needs (the bundle's namespace
+/// matcher and its rules config, ~25 ms each) in later tasks, after the first view is shown,
+/// so that the first open does not pay for it.
+fn warm_up(bundle: Arc<Bundle>) {
+    leptos::task::spawn_local(async move {
+        yield_now().await;
+        let _ = bundle_matcher(&bundle);
+        yield_now().await;
+        if let Some(rules) = &bundle.body.rules {
+            let _ = compiled_rules(rules);
+        }
+    });
 }
