@@ -17,10 +17,8 @@ use runlens_core::metrics::report_board::LeaderboardEntry;
 use crate::data::now_ms;
 use crate::yield_now::yield_now;
 
-/// Cells (questions × models) up to which a corpus is built at once, in the mount's task
-/// (the sample's corpora, 2,720 and 4,020 cells, took ~50 ms each in the task that also
-/// renders the first view after loading, so they are built in slices too).
-pub const SYNC_CELLS: usize = 2_000;
+/// Cells (questions × models) up to which a corpus is built at once, in the mount's task.
+pub const SYNC_CELLS: usize = 40_000;
 
 /// Time one task may compute before yielding, ms.
 const SLICE_MS: f64 = 30.0;
