@@ -131,11 +131,17 @@ pub fn start(request: BundleRequest, on_progress: OnProgress, on_done: OnDone) -
             )
         }
     };
+    // Current before wiring: the handlers ignore events of loads that are not current, and
+    // a prestarted worker's early events (its `Ready`) are handed to them right away.
+    CURRENT.set(Some(Current {
+        id,
+        worker: worker.clone(),
+        state: state.clone(),
+    }));
     match &worker {
         Some(w) => wire(w, id, &state, early),
-        None => run_locally(id, state.clone()),
+        None => run_locally(id, state),
     }
-    CURRENT.set(Some(Current { id, worker, state }));
     LoadHandle { id }
 }
 

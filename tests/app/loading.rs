@@ -423,3 +423,73 @@ async fn platform_digest_checks_the_content_hash_like_the_core() {
         )
     );
 }
+
+/// A worker started by `assets/prestart.js` whose `Ready` arrived before the app took it
+/// over: the load still sends its request. (It once hung there: the replayed `Ready` was
+/// handed to the handlers before the load was current, and they ignored it.)
+#[wasm_bindgen_test]
+fn a_prestarted_worker_that_was_ready_early_gets_the_request() {
+    use js_sys::{Array, Function, Object, Reflect};
+    use runlens_web::loader::client;
+    use runlens_web::loader::protocol::{self, FromWorker, ToWorker};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use wasm_bindgen::JsValue;
+    use wasm_bindgen::prelude::Closure;
+
+    let posted: Rc<RefCell<Vec<ToWorker>>> = Rc::default();
+    let terminated = Rc::new(RefCell::new(0));
+    let sink = posted.clone();
+    let post = Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
+        let head = Reflect::get(&message, &"head".into())
+            .unwrap()
+            .as_string()
+            .unwrap();
+        sink.borrow_mut().push(serde_json::from_str(&head).unwrap());
+    });
+    let count = terminated.clone();
+    let terminate = Closure::<dyn FnMut()>::new(move || *count.borrow_mut() += 1);
+    let noop = Closure::<dyn FnMut()>::new(|| {});
+    // A stand-in for the worker: the client only posts to it and may terminate it.
+    let worker = Object::new();
+    Reflect::set(&worker, &"postMessage".into(), post.as_ref()).unwrap();
+    Reflect::set(&worker, &"terminate".into(), terminate.as_ref()).unwrap();
+    let window: JsValue = web_sys::window().unwrap().into();
+    let (ready, _) = protocol::encode(&FromWorker::Ready, None, &[]);
+    let init = Object::new();
+    Reflect::set(&init, &"data".into(), &ready).unwrap();
+    let make_event: Function = Reflect::get(&window, &"MessageEvent".into())
+        .unwrap()
+        .unchecked_into();
+    let event = Reflect::construct(&make_event, &Array::of2(&"message".into(), &init)).unwrap();
+    let slot = Object::new();
+    Reflect::set(&slot, &"worker".into(), &worker).unwrap();
+    Reflect::set(&slot, &"early".into(), &Array::of1(&event)).unwrap();
+    Reflect::set(&slot, &"stop".into(), noop.as_ref()).unwrap();
+    Reflect::set(&window, &"__runlensLoader".into(), &slot).unwrap();
+
+    let handle = client::start(
+        BundleRequest::Url("bundles/early.json.gz".into()),
+        Box::new(|_| {}),
+        Rc::new(|_| {}),
+    );
+
+    let posted = posted.borrow().clone();
+    assert_eq!(posted.len(), 1, "{posted:?}");
+    match &posted[0] {
+        ToWorker::LoadUrl { url } => {
+            let page = web_sys::window().unwrap().location().href().unwrap();
+            let expected = web_sys::Url::new_with_base("bundles/early.json.gz", &page).unwrap();
+            assert_eq!(url, &expected.href());
+        }
+        other => panic!("expected load_url, got {other:?}"),
+    }
+    // Taken once: the slot is gone, so a later load starts its own worker.
+    assert!(
+        Reflect::get(&window, &"__runlensLoader".into())
+            .unwrap()
+            .is_undefined()
+    );
+    handle.cancel();
+    assert_eq!(*terminated.borrow(), 1);
+}
