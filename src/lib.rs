@@ -18,12 +18,18 @@ pub mod pages;
 pub mod panic;
 pub mod state;
 pub mod theme;
+pub mod warm_fonts;
 pub mod yield_now;
 
 pub use app::App;
 
-/// Installs the panic hooks and mounts [`App`] on `<body>`.
+/// Installs the panic hooks, mounts [`App`] on `<body>`, then (in a task of its own, usually
+/// while a bundle downloads) readies the fonts of the charts and the page.
 pub fn start() {
     panic::install();
     leptos::mount::mount_to_body(App);
+    wasm_bindgen_futures::spawn_local(async {
+        yield_now::yield_now().await;
+        warm_fonts::warm_fonts().await;
+    });
 }

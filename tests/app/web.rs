@@ -136,3 +136,15 @@ fn a_broken_bundle_is_an_error_naming_the_source() {
         other => panic!("unexpected {other:?}"),
     }
 }
+
+/// The canvas accepts every chart font's string as the warm-up writes it (a malformed
+/// string would be ignored, and the font never readied).
+#[wasm_bindgen_test]
+async fn every_chart_font_is_warmed() {
+    let accepted = runlens_web::warm_fonts::warm_fonts().await;
+    // The page sampler is laid out and removed at once.
+    let document = web_sys::window().unwrap().document().unwrap();
+    assert!(document.query_selector(".font-warm").unwrap().is_none());
+    assert_eq!(accepted, runlens_charts::FONTS.len());
+    assert_eq!(accepted, 7);
+}

@@ -40,6 +40,19 @@ pub use turn_tokens::{
     INPUT_COLOUR, OUTPUT_COLOUR, TurnTokens, TurnTokensChart, TurnTokensLayout, draw_turn_tokens,
 };
 
+/// Every font the charts draw text in, as `(family, size in px)`: the app draws a line in each
+/// while the page waits for a bundle, because a canvas's first text in a font costs 10-50 ms
+/// (Chromium sets up the font then), which otherwise lands in the task drawing the first chart.
+pub const FONTS: &[(&str, u32)] = &[
+    ("sans-serif", 11),
+    ("sans-serif", 12),
+    ("sans-serif", 13),
+    ("sans-serif", 15),
+    ("sans-serif", 16),
+    ("sans-serif", 17),
+    ("sans-serif", 18),
+];
+
 /// The error type of every drawing function: plotters' drawing-area error for backend `DB`.
 pub type ChartError<DB> =
     plotters::drawing::DrawingAreaErrorKind<<DB as plotters::prelude::DrawingBackend>::ErrorType>;
