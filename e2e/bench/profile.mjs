@@ -8,7 +8,8 @@
 //   e.g. node e2e/bench/profile.mjs --dist dist-prof --bundles target/bench-bundles
 //          bundles/large.json.gz ranking failures leaderboard ranking
 // Besides tab keys, `open-failure` opens a failed cell from the middle of the (open) failures
-// list in the trajectory viewer, and `j` presses j there.
+// list in the trajectory viewer, and `j` presses j there; `load` as the first one profiles
+// the page load itself, from navigation until the page is quiet.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { ROOT } from '../tests/server.mjs';
@@ -49,6 +50,75 @@ async function settle(page, from, quiet = 1000) {
   }, [from, quiet]);
 }
 
+/**
+ * LONGEST=1: only the samples of the longest run without an `(idle)` sample, i.e. the longest
+ * task (the rest of the samples count as idle).
+ */
+function longestRun(profile) {
+  const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
+  let best = [0, 0];
+  let start = 0;
+  let ms = 0;
+  profile.samples.forEach((id, i) => {
+    if (idle.has(id)) { start = i + 1; ms = 0; return; }
+    ms += (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    if (ms > best[2] || best[2] === undefined) best = [start, i + 1, ms];
+  });
+  const [from, to] = best;
+  const idleId = [...idle][0];
+  const samples = profile.samples.map((id, i) => (i >= from && i < to ? id : idleId));
+  console.log(`\n(longest busy run: ${best[2]?.toFixed(1)} ms)`);
+  return { ...profile, samples };
+}
+
+/** Prints the functions with the most self time, then inclusive time, of `profile`. */
+function report(label, tasks, profile) {
+  if (process.env.LONGEST) profile = longestRun(profile);
+  const self = new Map();
+  const dt = profile.timeDeltas;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
+  const nameOf = (n) => n.callFrame.functionName || `(anon ${path.basename(n.callFrame.url)})`;
+  const total = new Map();
+  profile.samples.forEach((id, i) => {
+    const ms = (dt[i + 1] ?? 0) / 1000;
+    const name = nameOf(byId.get(id));
+    self.set(name, (self.get(name) || 0) + ms);
+    const seen = new Set();
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) seen.add(nameOf(byId.get(cur)));
+    for (const s of seen) total.set(s, (total.get(s) || 0) + ms);
+  });
+  const rows = [...self.entries()].filter(([k]) => k !== '(idle)' && k !== '(program)').sort((a, b) => b[1] - a[1]);
+  console.log(`\n## ${label}: long tasks ${JSON.stringify(tasks)}`);
+  for (const [name, ms] of rows.slice(0, top)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${name.slice(0, 140)}`);
+  console.log('-- inclusive --');
+  const incl = [...total.entries()].filter(([k]) => !k.startsWith('(')).sort((a, b) => b[1] - a[1]);
+  for (const [name, ms] of incl.slice(0, top * 2)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${name.slice(0, 140)}`);
+  // FOCUS=substring: the time under the outermost frame whose name contains it, by the
+  // frame called from it (what a function's own callees cost).
+  if (process.env.FOCUS) {
+    const under = new Map();
+    profile.samples.forEach((id, i) => {
+      const ms = (dt[i + 1] ?? 0) / 1000;
+      let child = null;
+      let hit = null;
+      for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+        if (nameOf(byId.get(cur)).includes(process.env.FOCUS)) hit = child;
+        child = cur;
+      }
+      if (hit !== null) {
+        const name = nameOf(byId.get(hit));
+        under.set(name, (under.get(name) || 0) + ms);
+      }
+    });
+    console.log(`-- under ${process.env.FOCUS} --`);
+    for (const [name, ms] of [...under.entries()].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+      console.log(`${ms.toFixed(1).padStart(8)} ms  ${name.slice(0, 140)}`);
+    }
+  }
+}
+
 const browser = await launch();
 try {
   const { page, problems } = await newPage(browser);
@@ -58,13 +128,16 @@ try {
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__tasks.push({ start: e.startTime, duration: e.duration }); })
       .observe({ type: 'longtask', buffered: true });
   });
-  await page.goto(`${base}?bundle=${bundle}`);
-  await page.waitForSelector('[data-testid="leaderboard-view"]', { timeout: 240000 }).catch((e) => { console.error(problems); throw e; });
-  await settle(page, 0);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-  for (const tab of tabs) {
+  const profileLoad = tabs[0] === 'load';
+  if (profileLoad) await cdp.send('Profiler.start');
+  await page.goto(`${base}?bundle=${bundle}`);
+  await page.waitForSelector('[data-testid="leaderboard-view"]', { timeout: 240000 }).catch((e) => { console.error(problems); throw e; });
+  const loadTasks = await settle(page, 0);
+  if (profileLoad) report('load', loadTasks, (await cdp.send('Profiler.stop')).profile);
+  for (const tab of tabs.slice(profileLoad ? 1 : 0)) {
     const t0 = await page.evaluate(() => performance.now());
     await cdp.send('Profiler.start');
     if (tab === 'open-failure') {
@@ -80,50 +153,7 @@ try {
       await page.click(`button[data-tab="${tab}"]`);
     }
     const tasks = await settle(page, t0);
-    const { profile } = await cdp.send('Profiler.stop');
-    const self = new Map();
-    const dt = profile.timeDeltas;
-    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-    const parent = new Map();
-    for (const n of profile.nodes) for (const c of n.children || []) parent.set(c, n.id);
-    const nameOf = (n) => n.callFrame.functionName || `(anon ${path.basename(n.callFrame.url)})`;
-    const total = new Map();
-    profile.samples.forEach((id, i) => {
-      const ms = (dt[i + 1] ?? 0) / 1000;
-      const name = nameOf(byId.get(id));
-      self.set(name, (self.get(name) || 0) + ms);
-      const seen = new Set();
-      for (let cur = id; cur !== undefined; cur = parent.get(cur)) seen.add(nameOf(byId.get(cur)));
-      for (const s of seen) total.set(s, (total.get(s) || 0) + ms);
-    });
-    const rows = [...self.entries()].filter(([k]) => k !== '(idle)' && k !== '(program)').sort((a, b) => b[1] - a[1]);
-    console.log(`\n## ${tab}: long tasks ${JSON.stringify(tasks)}`);
-    for (const [name, ms] of rows.slice(0, top)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${name.slice(0, 140)}`);
-    console.log('-- inclusive --');
-    const incl = [...total.entries()].filter(([k]) => !k.startsWith('(')).sort((a, b) => b[1] - a[1]);
-    for (const [name, ms] of incl.slice(0, top * 2)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${name.slice(0, 140)}`);
-    // FOCUS=substring: the time under the outermost frame whose name contains it, by the
-    // frame called from it (what a function's own callees cost).
-    if (process.env.FOCUS) {
-      const under = new Map();
-      profile.samples.forEach((id, i) => {
-        const ms = (dt[i + 1] ?? 0) / 1000;
-        let child = null;
-        let hit = null;
-        for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
-          if (nameOf(byId.get(cur)).includes(process.env.FOCUS)) hit = child;
-          child = cur;
-        }
-        if (hit !== null) {
-          const name = nameOf(byId.get(hit));
-          under.set(name, (under.get(name) || 0) + ms);
-        }
-      });
-      console.log(`-- under ${process.env.FOCUS} --`);
-      for (const [name, ms] of [...under.entries()].sort((a, b) => b[1] - a[1]).slice(0, top)) {
-        console.log(`${ms.toFixed(1).padStart(8)} ms  ${name.slice(0, 140)}`);
-      }
-    }
+    report(tab, tasks, (await cdp.send('Profiler.stop')).profile);
   }
 } finally {
   await browser.close();

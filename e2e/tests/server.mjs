@@ -6,10 +6,11 @@ import path from 'node:path';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const OUT = path.join(ROOT, 'e2e', 'out');
 
-/** Spawns `runlens serve --addr 127.0.0.1:0 --dist dist` and resolves with its base URL. */
+/** Spawns `runlens serve --addr 127.0.0.1:0 --dist dist` (or `$RUNLENS_DIST`, for benchmarks of
+ * another build) and resolves with its base URL. */
 export async function startServer(extraArgs = [], env = {}) {
   const bin = process.env.RUNLENS_BIN || path.join(ROOT, 'target', 'debug', 'runlens');
-  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--dist', path.join(ROOT, 'dist'), ...extraArgs], {
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--dist', process.env.RUNLENS_DIST || path.join(ROOT, 'dist'), ...extraArgs], {
     cwd: ROOT,
     env: { ...process.env, TYPESAFE_API_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
