@@ -10,10 +10,10 @@ use std::sync::Arc;
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
 
+use crate::per_bundle::PerBundle;
+
 #[derive(Default)]
 struct Slot {
-    /// Content hash of the bundle the slot belongs to.
-    hash: String,
     /// The compiled matcher (`Some(None)`: the bundle has no valid namespaces).
     matcher: Option<Option<TableMatcher>>,
     parses: Option<Arc<StatementParses>>,
@@ -22,19 +22,13 @@ struct Slot {
 }
 
 thread_local! {
-    static SLOT: RefCell<Slot> = RefCell::new(Slot::default());
+    /// Keyed by content hash only: the loader names the bundle by its hash before the page has
+    /// it, and re-labels (a new bundle, same hash) change no SQL or namespace.
+    static SLOT: RefCell<PerBundle<String, Slot>> = RefCell::default();
 }
 
 fn with_slot<T>(hash: &str, f: impl FnOnce(&mut Slot) -> T) -> T {
-    SLOT.with_borrow_mut(|s| {
-        if s.hash != hash {
-            *s = Slot {
-                hash: hash.to_owned(),
-                ..Slot::default()
-            };
-        }
-        f(s)
-    })
+    SLOT.with_borrow_mut(|s| f(s.of(hash.to_owned())))
 }
 
 /// The loader says parses for the bundle with `hash` will follow.

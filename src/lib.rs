@@ -16,6 +16,7 @@ pub mod gunzip;
 pub mod loader;
 pub mod pages;
 pub mod panic;
+pub mod per_bundle;
 pub mod state;
 pub mod theme;
 pub mod warm_fonts;

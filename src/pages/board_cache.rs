@@ -15,6 +15,7 @@ use runlens_core::metrics::board_run::BoardRun;
 use runlens_core::metrics::report_board::LeaderboardEntry;
 
 use crate::data::now_ms;
+use crate::per_bundle::{Loaded, PerBundle, loaded};
 use crate::yield_now::yield_now;
 
 /// Cells (questions × models) up to which a corpus is built at once, in the mount's task
@@ -28,40 +29,24 @@ const SLICE_MS: f64 = 30.0;
 /// The rows of one corpus, by pass descending.
 pub type Rows = Arc<Vec<LeaderboardEntry>>;
 
-#[derive(Default)]
-struct Cache {
-    /// `(content hash, address)` of the bundle the entries belong to.
-    owner: Option<(String, usize)>,
-    boards: HashMap<String, Rows>,
-}
-
 thread_local! {
-    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+    /// The rows of each built corpus, by corpus name.
+    static CACHE: RefCell<PerBundle<Loaded, HashMap<String, Rows>>> = RefCell::default();
 }
 
-/// Runs `f` on the cache of `bundle` (emptied when another bundle was cached before).
-fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut Cache) -> T) -> T {
-    let owner = (bundle.content_hash.clone(), Arc::as_ptr(bundle) as usize);
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.owner.as_ref() != Some(&owner) {
-            *c = Cache {
-                owner: Some(owner),
-                ..Cache::default()
-            };
-        }
-        f(&mut c)
-    })
+/// Runs `f` on the rows kept for `bundle`.
+fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut HashMap<String, Rows>) -> T) -> T {
+    CACHE.with_borrow_mut(|c| f(c.of(loaded(bundle))))
 }
 
 /// The cached rows of the corpus named `name`, if built.
 pub fn cached(bundle: &Arc<Bundle>, name: &str) -> Option<Rows> {
-    with_cache(bundle, |c| c.boards.get(name).cloned())
+    with_cache(bundle, |c| c.get(name).cloned())
 }
 
 fn keep(bundle: &Arc<Bundle>, name: &str, rows: Vec<LeaderboardEntry>) -> Rows {
     let rows = Arc::new(rows);
-    with_cache(bundle, |c| c.boards.insert(name.to_owned(), rows.clone()));
+    with_cache(bundle, |c| c.insert(name.to_owned(), rows.clone()));
     rows
 }
 

@@ -148,3 +148,15 @@ async fn every_chart_font_is_warmed() {
     assert_eq!(accepted, runlens_charts::FONTS.len());
     assert_eq!(accepted, 7);
 }
+
+/// A per-bundle value is kept while the owner stays and starts over for another one.
+#[wasm_bindgen_test]
+fn per_bundle_values_follow_their_owner() {
+    use runlens_web::per_bundle::PerBundle;
+    let mut kept: PerBundle<String, Vec<u32>> = PerBundle::default();
+    kept.of("a".into()).push(1);
+    kept.of("a".into()).push(2);
+    assert_eq!(kept.of("a".into()), &vec![1, 2]);
+    assert!(kept.of("b".into()).is_empty());
+    assert!(kept.of("a".into()).is_empty());
+}

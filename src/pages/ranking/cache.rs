@@ -16,6 +16,7 @@ use runlens_core::metrics::report_retrieval::{
 
 use crate::bundle_matcher::{bundle_matcher, parses_pending};
 use crate::data::now_ms;
+use crate::per_bundle::{Loaded, PerBundle, loaded};
 use crate::yield_now::yield_now;
 
 /// A corpus (by name; `None` = every corpus pooled) under a gold rule.
@@ -36,8 +37,6 @@ const MAX_SECTIONS: usize = 16;
 
 #[derive(Default)]
 struct Cache {
-    /// `(content hash, address)` of the bundle the entries belong to.
-    owner: Option<(String, usize)>,
     pooled: Option<Arc<Corpus>>,
     inputs: HashMap<InputsKey, Arc<RetrievalInputs>>,
     rows: HashMap<(InputsKey, u64), Arc<Vec<QuestionRow>>>,
@@ -46,22 +45,12 @@ struct Cache {
 }
 
 thread_local! {
-    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+    static CACHE: RefCell<PerBundle<Loaded, Cache>> = RefCell::default();
 }
 
-/// Runs `f` on the cache of `bundle` (emptied when another bundle was cached before).
+/// Runs `f` on the cache of `bundle`.
 fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut Cache) -> T) -> T {
-    let owner = (bundle.content_hash.clone(), Arc::as_ptr(bundle) as usize);
-    CACHE.with(|c| {
-        let mut c = c.borrow_mut();
-        if c.owner.as_ref() != Some(&owner) {
-            *c = Cache {
-                owner: Some(owner),
-                ..Cache::default()
-            };
-        }
-        f(&mut c)
-    })
+    CACHE.with_borrow_mut(|c| f(c.of(loaded(bundle))))
 }
 
 /// Every corpus with ranking rows pooled into one (the "all corpora" choice), built once per
