@@ -26,5 +26,5 @@ pub use import_warnings::ImportWarnings;
 pub use load_progress::LoadProgress;
 pub use metric::MetricValue;
 pub use open_bundle::OpenBundle;
-pub use row_window::RowWindow;
+pub use row_window::{RowWindow, ScrollBox};
 pub use tab_bar::TabBar;

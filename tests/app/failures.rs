@@ -13,7 +13,7 @@ use runlens_core::bundle::{
 use runlens_web::data::decode_bundle;
 use runlens_web::pages::FailuresView;
 use runlens_web::pages::failures::filters::{Filter, bin_of};
-use runlens_web::pages::failures::list::{ROW_HEIGHT, list_csv, window};
+use runlens_web::pages::failures::list::{ROW_HEIGHT, ROWS, list_csv};
 use runlens_web::pages::failures::rows::all_rows;
 use runlens_web::state::{Tab, UrlState, ViewState, encode_query};
 use serde_json::json;
@@ -384,7 +384,7 @@ async fn the_list_is_virtualised() {
     leptos::task::tick().await;
     charts_mounted(&host).await;
     assert_eq!(metric(&host, "failures:listed"), Some(5000.0));
-    let (s, e) = window(0, 5000);
+    let (s, e) = ROWS.range(0, 5000);
     // 14 visible + 1 partial + 8 below.
     assert_eq!((s, e), (0, 23));
     assert_eq!(list_traces(&host).len(), 23);

@@ -3,18 +3,18 @@
 
 use std::sync::Arc;
 
-use leptos::html::Div;
 use leptos::prelude::*;
 use runlens_core::audit::{AuditLog, Verdict};
 
 use super::entries::Entry;
+use crate::components::{RowWindow, ScrollBox};
 
-/// Row height in pixels (CSS `.audit-row` uses the same).
-pub const ROW_H: f64 = 34.0;
-/// Height of the scrolling list in pixels.
-const VIEW_H: f64 = 476.0;
-/// Rows rendered beyond each edge.
-const MARGIN: usize = 10;
+/// Geometry of the list: 34 px rows in a 476 px box, 10 rows rendered beyond each edge.
+pub const ROWS: RowWindow = RowWindow {
+    row_height: 34,
+    view_height: 476,
+    margin: 10,
+};
 
 /// Short mark of a verdict shown in the row.
 pub fn mark(v: Option<Verdict>) -> &'static str {
@@ -33,23 +33,20 @@ pub fn QueueList(
     log: RwSignal<AuditLog>,
     selected: RwSignal<Option<usize>>,
 ) -> impl IntoView {
-    let scroller = NodeRef::<Div>::new();
-    let (top, set_top) = signal(0.0f64);
+    let scroll = ScrollBox::new();
     let range = move || {
         let n = queue.with(|q| q.len());
-        let first = ((top.get() / ROW_H) as usize).saturating_sub(MARGIN).min(n);
-        let last = (first + (VIEW_H / ROW_H) as usize + 2 * MARGIN + 1).min(n);
+        let (first, last) = ROWS.range(scroll.top(), n);
         (first, last, n)
     };
     // Keep the selected row in view when j / k move it.
     Effect::new(move |_| {
         let Some(i) = selected.get() else { return };
-        let Some(el) = scroller.get() else { return };
-        let y = i as f64 * ROW_H;
-        let cur = f64::from(el.scroll_top());
-        if y < cur || y + ROW_H > cur + VIEW_H {
-            el.set_scroll_top((y - VIEW_H / 2.0).max(0.0) as i32);
-            set_top.set(f64::from(el.scroll_top()));
+        let Some(el) = scroll.node.get() else { return };
+        let y = i * ROWS.row_height;
+        let cur = el.scroll_top().max(0) as usize;
+        if y < cur || y + ROWS.row_height > cur + ROWS.view_height {
+            scroll.scroll_to(y.saturating_sub(ROWS.view_height / 2));
         }
     });
     let rows = move || {
@@ -61,16 +58,17 @@ pub fn QueueList(
             .collect_view()
     };
     view! {
-        <div class="audit-list" node_ref=scroller role="listbox" aria-label="Audit queue"
-            style=format!("height:{VIEW_H}px;overflow-y:auto")
-            on:scroll=move |_| {
-                if let Some(el) = scroller.get() { set_top.set(f64::from(el.scroll_top())); }
-            }>
-            <div class="spacer" style=move || format!("height:{}px", range().0 as f64 * ROW_H)></div>
+        <div class="audit-list" node_ref=scroll.node role="listbox" aria-label="Audit queue"
+            style=format!("height:{}px;overflow-y:auto", ROWS.view_height)
+            on:scroll=scroll.on_scroll()>
+            <div class="spacer" style=move || {
+                let (first, last, n) = range();
+                format!("height:{}px", ROWS.spacers(first, last, n).0)
+            }></div>
             {rows}
             <div class="spacer" style=move || {
-                let (_, last, n) = range();
-                format!("height:{}px", (n - last) as f64 * ROW_H)
+                let (first, last, n) = range();
+                format!("height:{}px", ROWS.spacers(first, last, n).1)
             }></div>
         </div>
     }
@@ -94,7 +92,7 @@ fn Row(
         <button type="button" class="audit-row" role="option" data-key=key.clone()
             data-index=index aria-selected=move || is_selected().to_string()
             data-verdict=move || verdict().map(|v| v.as_str()).unwrap_or("")
-            style=format!("height:{ROW_H}px")
+            style=format!("height:{}px", ROWS.row_height)
             on:click=move |_| selected.set(Some(index))>
             <span class="cdf">{format!("{:.3}", entry.item.correct_despite_fail)}</span>
             <span class="key">{key.clone()}</span>

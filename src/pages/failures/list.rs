@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use leptos::html::Div;
 use leptos::prelude::*;
 use runlens_charts::truncate_chars;
 use runlens_core::bundle::Bundle;
@@ -12,25 +11,20 @@ use runlens_core::csv::{number_cell, to_csv};
 use runlens_core::metrics::taxonomy::{bucket_of, family_of};
 
 use super::rows::{FailRow, label};
-use crate::components::ExportButtons;
+use crate::components::{ExportButtons, RowWindow, ScrollBox};
 use crate::state::UrlState;
 
-/// Row height in pixels (fixed, so the window is computed from the scroll offset).
-pub const ROW_HEIGHT: usize = 34;
-/// Height of the scroll box in pixels.
-pub const VIEW_HEIGHT: usize = 476;
-/// Rows rendered above and below the visible ones.
-pub const MARGIN: usize = 8;
+/// Geometry of the list: 34 px rows (fixed, so the window is computed from the scroll
+/// offset) in a 476 px box, 8 rows rendered beyond each edge.
+pub const ROWS: RowWindow = RowWindow {
+    row_height: 34,
+    view_height: 476,
+    margin: 8,
+};
+/// Row height in pixels.
+pub const ROW_HEIGHT: usize = ROWS.row_height;
 /// Characters of the question shown in a row.
 const QUESTION_CHARS: usize = 110;
-
-/// The rows `[start, end)` to render for scroll offset `top` (pixels) out of `n`.
-pub fn window(top: usize, n: usize) -> (usize, usize) {
-    let first = top / ROW_HEIGHT;
-    let start = first.saturating_sub(MARGIN).min(n);
-    let end = (first + VIEW_HEIGHT / ROW_HEIGHT + 1 + MARGIN).min(n);
-    (start, end.max(start))
-}
 
 /// The text cells of one row: corpus, model, trace, question, sub-mode, confidence,
 /// correct_despite_fail, rule, schema hint, FM label.
@@ -118,28 +112,12 @@ pub fn FailureList(
     caption: Signal<String>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let scroller = NodeRef::<Div>::new();
-    let (top, set_top) = signal(0usize);
-    // A new filter starts at the top of the list. Not on mount: the box is new (at the top)
-    // and setting `scrollTop` would force a layout of the whole page in the mount's task.
-    Effect::new(move |first: Option<()>| {
-        rows.track();
-        if first.is_none() {
-            return;
-        }
-        set_top.set(0);
-        if let Some(el) = scroller.get_untracked() {
-            el.set_scroll_top(0);
-        }
-    });
-    let on_scroll = move |_| {
-        if let Some(el) = scroller.get_untracked() {
-            set_top.set(el.scroll_top().max(0) as usize);
-        }
-    };
+    let scroll = ScrollBox::new();
+    // A new filter starts at the top of the list.
+    scroll.reset_on_change(move || rows.track());
     let n = move || rows.with(Vec::len);
     let visible = move || {
-        let (start, end) = window(top.get(), n());
+        let (start, end) = ROWS.range(scroll.top(), n());
         let items: Vec<(usize, [String; 10])> = rows.with(|rs| {
             bundle.with_value(|b| {
                 (start..end)
@@ -161,13 +139,13 @@ pub fn FailureList(
             </div>
             // No scroll anchoring: re-rendering the window moved the rows under the anchor,
             // the browser adjusted `scrollTop`, which re-rendered the window again, and so on.
-            <div class="fail-scroll" node_ref=scroller on:scroll=on_scroll data-testid="failure-scroll"
-                style=format!("height:{VIEW_HEIGHT}px;overflow-y:auto;position:relative;overflow-anchor:none")>
+            <div class="fail-scroll" node_ref=scroll.node on:scroll=scroll.on_scroll() data-testid="failure-scroll"
+                style=format!("height:{}px;overflow-y:auto;position:relative;overflow-anchor:none", ROWS.view_height)>
                 {move || {
                     let (start, end, items) = visible();
-                    let below = n().saturating_sub(end) * ROW_HEIGHT;
+                    let (above, below) = ROWS.spacers(start, end, n());
                     view! {
-                        <div class="spacer" style=format!("height:{}px", start * ROW_HEIGHT)></div>
+                        <div class="spacer" style=format!("height:{above}px")></div>
                         {items.into_iter().map(|(i, c)| {
                             let [corpus, model, trace, q, sub, conf, cdf, rule, _, _] = c;
                             let (model_attr, trace_attr) = (model.clone(), trace.clone());

@@ -7,13 +7,12 @@ use std::cmp::Ordering;
 
 use std::sync::Arc;
 
-use leptos::html::Div;
 use leptos::prelude::*;
 use runlens_core::metrics::question_rows::QuestionRow;
 
 use runlens_core::csv::to_csv;
 
-use crate::components::{ExportButtons, RowWindow};
+use crate::components::{ExportButtons, RowWindow, ScrollBox};
 use crate::state::{Sort, UrlState, ViewState};
 
 /// Geometry of the virtualised rows (fixed-height rows, question text cut with an ellipsis
@@ -171,27 +170,12 @@ pub fn QuestionTable(
         c
     });
     let total = move || rows.with(|r| r.len());
-    let scroller = NodeRef::<Div>::new();
-    let (top, set_top) = signal(0usize);
-    // Other filters or another sort start at the top (not on mount: the box starts there,
-    // and setting scrollTop forces a layout of the whole page).
-    Effect::new(move |mounted: Option<()>| {
-        visible.track();
-        if mounted.is_some() {
-            set_top.set(0);
-            if let Some(el) = scroller.get_untracked() {
-                el.set_scroll_top(0);
-            }
-        }
-    });
-    let on_scroll = move |_| {
-        if let Some(el) = scroller.get_untracked() {
-            set_top.set(el.scroll_top().max(0) as usize);
-        }
-    };
+    let scroll = ScrollBox::new();
+    // Other filters or another sort start at the top.
+    scroll.reset_on_change(move || visible.track());
     let n = move || visible.with(Vec::len);
     let shown = move || {
-        let (start, end) = ROWS.range(top.get(), n());
+        let (start, end) = ROWS.range(scroll.top(), n());
         let all = rows.get();
         visible.with(|v| {
             v.get(start..end)
@@ -202,7 +186,7 @@ pub fn QuestionTable(
         })
     };
     let spacer = move |above: bool| {
-        let (start, end) = ROWS.range(top.get(), n());
+        let (start, end) = ROWS.range(scroll.top(), n());
         let (a, b) = ROWS.spacers(start, end, n());
         format!("height:{}px", if above { a } else { b })
     };
@@ -240,7 +224,7 @@ pub fn QuestionTable(
                 </span>
                 <ExportButtons base_name="questions" csv=Callback::new(move |()| rows.with_untracked(|r| visible.with_untracked(|v| questions_csv(v.iter().filter_map(|&i| r.get(i)))))) />
             </div>
-            <div class="table-scroll question-scroll" node_ref=scroller on:scroll=on_scroll
+            <div class="table-scroll question-scroll" node_ref=scroll.node on:scroll=scroll.on_scroll()
                 data-testid="question-scroll" style=format!("max-height:{}px;overflow-y:auto;position:relative", ROWS.view_height)>
             <table class="questions virtual">
                 <colgroup>
