@@ -51,10 +51,11 @@ test('a failed cell opens from its link, j/k walk the failures, g shows the diff
   assert.equal(await page.getByTestId('trajectory-corpus').innerText(), DEV);
   const votes = first.cell.result_score.votes ?? [];
   assert.equal(await root.locator('li.vote').count(), votes.length);
+  // The sample travels stripped (> 8 MB of JSON): vote reasons and the FM reason come with
+  // the cell detail, a moment after the viewer shows.
   if (votes.length > 0 && votes[0].reasoning) {
-    assert.ok((await root.locator('li.vote').first().innerText()).includes(votes[0].reasoning));
+    await root.locator('li.vote').first().getByText(votes[0].reasoning, { exact: false }).waitFor();
   }
-  // The sample travels stripped (> 8 MB of JSON): the FM reason comes with the cell detail.
   const fm = corpus.fm_labels.find((f) => f.model === first.model && f.trace_id === first.trace);
   if (fm?.reason) {
     await root.getByTestId('fm-label').getByText(fm.reason, { exact: false }).waitFor();
