@@ -1,6 +1,7 @@
 //! The view of one loaded bundle: header with provenance, then the views.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
@@ -9,6 +10,7 @@ use crate::bundle_matcher::bundle_matcher;
 use crate::compiled_rules::compiled_rules;
 use crate::components::{BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
 use crate::data::LoadStats;
+use crate::pages::ranking::prefetch_view;
 use crate::pages::relabel::OverridesBar;
 use crate::pages::{
     AuditView, FailuresView, GateView, LeaderboardView, RankingView, TrajectoryView,
@@ -46,7 +48,7 @@ pub fn Overview(
     let tab = Memo::new(move |_| state.with(|s| s.tab));
     // Every view reads the effective bundle: the loaded one with label overrides applied.
     let effective = OverridesState::provide(bundle.clone()).effective;
-    warm_up(bundle.clone());
+    warm_up(bundle.clone(), effective, state);
     let views = move || {
         let bundle = effective.get();
         match tab.get() {
@@ -98,14 +100,46 @@ pub fn Overview(
 
 /// Compiles what opening a trajectory or the ranking view needs (the bundle's namespace
 /// matcher and its rules config, ~25 ms each) in later tasks, after the first view is shown,
-/// so that the first open does not pay for it.
-fn warm_up(bundle: Arc<Bundle>) {
+/// so that the first open does not pay for it; then, unless the ranking view is the one
+/// shown, what opening it would compute (small corpora; see `ranking::prefetch_view`).
+fn warm_up(bundle: Arc<Bundle>, effective: RwSignal<Arc<Bundle>>, state: UrlState) {
+    let alive = Arc::new(AtomicBool::new(true));
+    on_cleanup({
+        let alive = alive.clone();
+        move || alive.store(false, Ordering::Relaxed)
+    });
     leptos::task::spawn_local(async move {
+        let left = || !alive.load(Ordering::Relaxed);
         yield_now().await;
+        if left() {
+            return;
+        }
         let _ = bundle_matcher(&bundle);
         yield_now().await;
+        if left() {
+            return;
+        }
         if let Some(rules) = &bundle.body.rules {
             let _ = compiled_rules(rules);
+        }
+        yield_now().await;
+        if left() {
+            return;
+        }
+        let Some(shown) = effective.try_get_untracked() else {
+            return;
+        };
+        let s = state.with_untracked(Clone::clone);
+        if s.tab != Tab::Ranking {
+            // Stops if the overview leaves or re-labels replace the bundle.
+            let this = shown.clone();
+            let current = move || {
+                alive.load(Ordering::Relaxed)
+                    && effective
+                        .try_with_untracked(|b| Arc::ptr_eq(b, &this))
+                        .unwrap_or(false)
+            };
+            prefetch_view(shown, s, current).await;
         }
     });
 }

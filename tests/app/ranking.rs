@@ -269,3 +269,88 @@ async fn the_view_waits_in_slices_for_the_workers_gold_parses_then_answers_from_
     // and recall@1 = 1/2; the recorded crm.c (rank 2) gives 0.
     assert_eq!(metric(&host, "recall@1"), Some(0.0));
 }
+
+#[wasm_bindgen_test]
+async fn the_other_gold_rule_is_built_in_idle_time_before_the_switch() {
+    use runlens_core::metrics::gold_tables::GoldRule;
+    use runlens_web::pages::ranking::cache::{cached_inputs, cached_section};
+    // Not the other tests' bundle (their parses and caches are keyed by its hash).
+    let mut body = comma_join().body;
+    body.corpora[0].questions[0].nl_question = "Accounts and contacts, prefetched?".into();
+    let b = Arc::new(Bundle::new(Provenance::default(), body));
+    let state = ViewState {
+        tab: Tab::Ranking,
+        corpus: Some("c".into()),
+        k: 1,
+        ..ViewState::default()
+    };
+    let parser_opts = ReportOptions {
+        k_max: 1,
+        gold_rule: GoldRule::Parser,
+        confidence_threshold: state.threshold,
+        ..ReportOptions::default()
+    };
+    let parser = (Some("c".to_string()), GoldRule::Parser);
+    let doc = document();
+    let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&host).unwrap();
+    let url = UrlState::detached(state);
+    let view = {
+        let b = b.clone();
+        leptos::mount::mount_to(host.clone(), move || {
+            provide_context(url);
+            view! { <RankingView bundle=b.clone() /> }
+        })
+    };
+    // Harness rule, built at once: gold {crm.a}, ranked first.
+    assert_eq!(metric(&host, "recall@1"), Some(1.0));
+    // The parser rule is not built in the mounting task …
+    assert!(cached_inputs(&b, &parser).is_none());
+    // … but in the idle tasks after it.
+    let mut waited = 0;
+    while cached_section(&b, &parser, &parser_opts).is_none() && waited < 5_000 {
+        sleep(10).await;
+        waited += 10;
+    }
+    assert!(cached_inputs(&b, &parser).is_some());
+    assert!(cached_section(&b, &parser, &parser_opts).is_some());
+    url.push(|s| s.gold = GoldRule::Parser);
+    leptos::task::tick().await;
+    // Parsed gold {crm.a, crm.b}; crm.a is ranked first: recall@1 = 1/2.
+    assert_eq!(metric(&host, "recall@1"), Some(0.5));
+    // Unmounted: its idle work must not touch the caches while later tests run.
+    drop(view);
+}
+
+#[wasm_bindgen_test]
+async fn prefetching_the_view_caches_what_opening_it_computes() {
+    use runlens_core::metrics::gold_tables::GoldRule;
+    use runlens_web::pages::ranking::cache::{cached_inputs, cached_rows, cached_section};
+    use runlens_web::pages::ranking::prefetch_view;
+    let mut body = comma_join().body;
+    body.corpora[0].questions[0].nl_question = "Accounts and contacts, opened later?".into();
+    let b = Arc::new(Bundle::new(Provenance::default(), body));
+    // The leaderboard is shown; `corpus=` names no ranked corpus, so the only one is used.
+    let state = ViewState {
+        tab: Tab::Leaderboard,
+        corpus: Some("elsewhere".into()),
+        k: 3,
+        threshold: 0.25,
+        ..ViewState::default()
+    };
+    let key = (Some("c".to_string()), GoldRule::Harness);
+    let opts = ReportOptions {
+        k_max: 3,
+        confidence_threshold: 0.25,
+        ..ReportOptions::default()
+    };
+    // Abandoned at once: nothing is built.
+    prefetch_view(b.clone(), state.clone(), || false).await;
+    assert!(cached_inputs(&b, &key).is_none());
+    prefetch_view(b.clone(), state, || true).await;
+    assert!(cached_inputs(&b, &key).is_some());
+    assert!(cached_rows(&b, &key, 0.25).is_some());
+    let section = cached_section(&b, &key, &opts).unwrap();
+    // Harness gold {crm.a}, ranked first of three: recall@1..3 = 1.
+    assert_eq!(section.curves.recall, vec![1.0, 1.0, 1.0]);
+}

@@ -12,6 +12,7 @@ use runlens_core::metrics::question_rows::{QuestionRow, QuestionRowsRun};
 use runlens_core::metrics::report::ReportOptions;
 use runlens_core::metrics::report_retrieval::{
     RetrievalInputs, RetrievalInputsRun, RetrievalSection, RetrievalSectionRun,
+    retrieval_section_with,
 };
 
 use crate::bundle_matcher::{bundle_matcher, parses_pending};
@@ -338,4 +339,38 @@ pub async fn rows_in_steps(
     let rows = Arc::new(run.finish());
     with_cache(&bundle, |c| c.rows.insert((key, t.to_bits()), rows.clone()));
     Some(rows)
+}
+
+/// Builds and caches, in idle tasks, what the view would need under `opts` for `key` (the
+/// gold rule not shown): its inputs, question rows and section, one per task, on small
+/// corpora only, stopping as soon as `current()` turns false. Switching the gold rule then
+/// finds them cached and only renders.
+pub async fn prefetch(
+    bundle: Arc<Bundle>,
+    key: InputsKey,
+    opts: ReportOptions,
+    current: impl Fn() -> bool,
+) {
+    yield_now().await;
+    let small = with_corpus(&bundle, key.0.as_deref(), |c| is_small(&bundle, c));
+    if !current() || small != Some(true) {
+        return;
+    }
+    let Some(inputs) = inputs_now(&bundle, &key) else {
+        return;
+    };
+    yield_now().await;
+    if !current() {
+        return;
+    }
+    rows_now(&bundle, &key, &inputs, opts.confidence_threshold);
+    yield_now().await;
+    if !current() {
+        return;
+    }
+    section(&bundle, &key, &opts, || {
+        with_corpus(&bundle, key.0.as_deref(), |c| {
+            retrieval_section_with(&bundle.body, c, &inputs, &opts)
+        })
+    });
 }

@@ -3,7 +3,7 @@
 //! recomputed by `runlens-core` (the code behind `runlens metrics`) whenever k, the
 //! threshold, the gold definition or the corpus changes.
 
-mod cache;
+pub mod cache;
 mod controls;
 mod curves_table;
 mod question_panel;
@@ -30,7 +30,7 @@ use runlens_core::metrics::report_retrieval::{
 use wasm_bindgen::JsCast;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
-use crate::state::UrlState;
+use crate::state::{UrlState, ViewState};
 use crate::theme::chart_theme;
 use cache::InputsKey;
 use controls::RankingControls;
@@ -87,6 +87,73 @@ pub fn curve_chart(title: String, curves: &RetrievalCurves, theme: Theme) -> Cur
     }
 }
 
+/// What the view shows of a bundle for a view state: which corpus, the largest k, whether
+/// the parser rule can be chosen (shared by the view and [`prefetch_view`]).
+struct Scope {
+    /// Corpora with ranking rows.
+    names: Vec<String>,
+    /// The largest k on the slider.
+    k_limit: usize,
+    /// Namespaces and gold SQL exist.
+    parser_available: bool,
+}
+
+impl Scope {
+    fn of(bundle: &Bundle) -> Scope {
+        let with_rows: Vec<&Corpus> = bundle
+            .body
+            .corpora
+            .iter()
+            .filter(|c| !c.rankings.is_empty())
+            .collect();
+        Scope {
+            names: with_rows.iter().map(|c| c.name.clone()).collect(),
+            k_limit: with_rows
+                .iter()
+                .flat_map(|c| c.rankings.iter().map(|r| r.ranked.len()))
+                .max()
+                .unwrap_or(0)
+                .max(bundle.body.universe.len())
+                .max(1),
+            parser_available: !bundle.body.namespaces.is_empty()
+                && with_rows
+                    .iter()
+                    .any(|c| c.questions.iter().any(|q| !q.gt_sql.is_empty())),
+        }
+    }
+
+    /// The corpus shown for the `chosen` one: it if it has rankings, else the only one with
+    /// rankings, else all pooled (`None`).
+    fn corpus(&self, chosen: Option<String>) -> Option<String> {
+        match chosen {
+            Some(c) if self.names.contains(&c) => Some(c),
+            _ if self.names.len() == 1 => self.names.first().cloned(),
+            _ => None,
+        }
+    }
+
+    fn options(&self, s: &ViewState) -> ReportOptions {
+        ReportOptions {
+            k_max: s.k.clamp(1, self.k_limit),
+            gold_rule: s.gold,
+            confidence_threshold: s.threshold,
+            ..ReportOptions::default()
+        }
+    }
+}
+
+/// Builds and caches, in idle tasks, what opening the ranking view in state `s` would compute
+/// (small corpora only; see [`cache::prefetch`]): the overview calls it after the first view is
+/// shown, so the first open of the view only renders. Stops when `current()` turns false.
+pub async fn prefetch_view(bundle: Arc<Bundle>, s: ViewState, current: impl Fn() -> bool) {
+    let scope = Scope::of(&bundle);
+    if scope.names.is_empty() {
+        return;
+    }
+    let key = (scope.corpus(s.corpus.clone()), s.gold);
+    cache::prefetch(bundle, key, scope.options(&s), current).await;
+}
+
 /// The table-ranking view.
 #[component]
 pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
@@ -106,38 +173,14 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         }
         .into_any();
     }
-    let names: Vec<String> = with_rows.iter().map(|c| c.name.clone()).collect();
-    let k_limit = with_rows
-        .iter()
-        .flat_map(|c| c.rankings.iter().map(|r| r.ranked.len()))
-        .max()
-        .unwrap_or(0)
-        .max(bundle.body.universe.len())
-        .max(1);
-    let parser_available = !bundle.body.namespaces.is_empty()
-        && with_rows
-            .iter()
-            .any(|c| c.questions.iter().any(|q| !q.gt_sql.is_empty()));
-    let first = names.first().cloned().unwrap_or_default();
-    let single = names.len() == 1;
+    let scope = Scope::of(&bundle);
+    let (k_limit, parser_available) = (scope.k_limit, scope.parser_available);
     let body = StoredValue::new(bundle.clone());
+    let scope = StoredValue::new(scope);
     // The corpus shown: the chosen one if it has rankings, else all (or the only one).
-    let corpus_name = Memo::new(move |_| {
-        let chosen = state.with(|s| s.corpus.clone());
-        match chosen {
-            Some(c) if names.contains(&c) => Some(c),
-            _ if single => Some(first.clone()),
-            _ => None,
-        }
-    });
-    let options = Memo::new(move |_| {
-        state.with(|s| ReportOptions {
-            k_max: s.k.clamp(1, k_limit),
-            gold_rule: s.gold,
-            confidence_threshold: s.threshold,
-            ..ReportOptions::default()
-        })
-    });
+    let corpus_name =
+        Memo::new(move |_| state.with(|s| scope.with_value(|sc| sc.corpus(s.corpus.clone()))));
+    let options = Memo::new(move |_| state.with(|s| scope.with_value(|sc| sc.options(s))));
     // Gold sets (the SQL parsing) depend only on the corpus and the gold rule; k and the
     // threshold reuse them. They and the question rows are cached per bundle (cache.rs) and,
     // on large corpora, built in slices that yield to the browser.
@@ -183,7 +226,9 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         })
     });
     let generation = Arc::new(AtomicUsize::new(0));
+    let section_alive = alive.clone();
     Effect::new(move |_| {
+        let alive = &section_alive;
         let wanted = section_inputs();
         let mine = generation.fetch_add(1, Ordering::Relaxed) + 1;
         section_progress.set(None);
@@ -209,6 +254,31 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
                 section_built.update(|n| *n += 1);
             }
         });
+    });
+    // In idle time after each change, the other gold rule's inputs, rows and section for the
+    // same corpus, k and threshold (small corpora only): the gold switch then only renders.
+    let prefetched = Arc::new(AtomicUsize::new(0));
+    Effect::new(move |_| {
+        let (k, opts) = (key.get(), options.get());
+        if !parser_available {
+            return;
+        }
+        let other = match k.1 {
+            GoldRule::Harness => GoldRule::Parser,
+            GoldRule::Parser => GoldRule::Harness,
+        };
+        let mine = prefetched.fetch_add(1, Ordering::Relaxed) + 1;
+        let (prefetched, alive) = (prefetched.clone(), alive.clone());
+        let current =
+            move || alive.load(Ordering::Relaxed) && prefetched.load(Ordering::Relaxed) == mine;
+        let Some(b) = body.try_get_value() else {
+            return;
+        };
+        let opts = ReportOptions {
+            gold_rule: other,
+            ..opts
+        };
+        spawn_local(cache::prefetch(b, (k.0, other), opts, current));
     });
     let corpora = with_rows.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
     let cells = Callback::new(move |trace: String| {
