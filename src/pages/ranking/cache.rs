@@ -33,8 +33,9 @@ const STEP_ROWS: usize = 4;
 /// Time one task may compute before yielding, ms.
 const SLICE_MS: f64 = 30.0;
 
-/// Sections kept per bundle before the cache of sections is emptied.
-const MAX_SECTIONS: usize = 16;
+/// Sections kept per bundle before the cache of sections is emptied (each k or threshold
+/// value makes one per gold rule, the shown one and the prefetched other).
+const MAX_SECTIONS: usize = 32;
 
 #[derive(Default)]
 struct Cache {
