@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
+use wasm_bindgen::JsCast;
 
 use crate::bundle_matcher::bundle_matcher;
 use crate::compiled_rules::compiled_rules;
@@ -51,7 +52,9 @@ pub fn Overview(
     warm_up(bundle.clone(), effective, state);
     let views = move || {
         let bundle = effective.get();
-        match tab.get() {
+        let tab = tab.get();
+        release_focus_in_main();
+        match tab {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
             Tab::Ranking => view! { <RankingView bundle=bundle.clone() /> }.into_any(),
             Tab::Failures => view! { <FailuresView bundle=bundle.clone() /> }.into_any(),
@@ -95,6 +98,26 @@ pub fn Overview(
             </div>
         </header>
         <main>{views}</main>
+    }
+}
+
+/// Moves the focus out of `<main>` before its view is replaced. Removing the focused element
+/// (say the failure list's "open" button) made the browser lay out the whole page at once,
+/// new view included: ~100 ms on the `large` preset, against ~3 ms for the same removal
+/// unfocused. The focus ends on the body either way.
+fn release_focus_in_main() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let (Some(active), Ok(Some(main))) =
+        (document.active_element(), document.query_selector("main"))
+    else {
+        return;
+    };
+    if main.contains(Some(&active))
+        && let Ok(el) = active.dyn_into::<web_sys::HtmlElement>()
+    {
+        let _ = el.blur();
     }
 }
 
