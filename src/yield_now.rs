@@ -22,3 +22,23 @@ pub async fn yield_now() {
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
+
+/// Waits until the browser is idle (`requestIdleCallback`, at most `timeout_ms` later): for
+/// work that may help later but must not delay what the page is doing now (slices of a view
+/// being built, input). Where there is no `requestIdleCallback` (workers, some browsers),
+/// the same as [`yield_now`].
+pub async fn yield_idle(timeout_ms: u32) {
+    let global = js_sys::global();
+    let idle = Reflect::get(&global, &JsValue::from_str("requestIdleCallback"))
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok());
+    let Some(idle) = idle else {
+        return yield_now().await;
+    };
+    let promise = Promise::new(&mut |resolve, _| {
+        let options = js_sys::Object::new();
+        let _ = Reflect::set(&options, &"timeout".into(), &JsValue::from(timeout_ms));
+        let _ = idle.call2(&global, &resolve, &options);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}

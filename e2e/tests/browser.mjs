@@ -33,3 +33,14 @@ export async function drawnPixels(page, selector) {
     return n;
   });
 }
+
+/** Waits (up to `timeout` ms) until the canvas `selector` exists and has more than `min`
+ * drawn pixels; returns their number. */
+export async function waitDrawn(page, selector, min = 1000, timeout = 10000) {
+  const start = Date.now();
+  for (;;) {
+    const n = await page.$(selector) ? await drawnPixels(page, selector) : 0;
+    if (n > min || Date.now() - start > timeout) return n;
+    await page.waitForTimeout(50);
+  }
+}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { startServer, ROOT } from './server.mjs';
-import { launch, newPage, drawnPixels } from './browser.mjs';
+import { launch, newPage, waitDrawn } from './browser.mjs';
 
 const BUNDLE = path.join(ROOT, 'public', 'bundles', 'article.json.gz');
 const CORPORA = ['text2sqlbench-synthetic-dev', 'text2sqlbench-synthetic'];
@@ -32,7 +32,7 @@ test('pass rates in the page equal runlens metrics --json exactly', async () => 
       (els) => Object.fromEntries(els.map((e) => [e.dataset.metric.slice(5), Number(e.dataset.value)])));
     assert.equal(Object.keys(shown).length, expected.length, corpus);
     for (const row of expected) assert.equal(shown[row.model], row.pass, `${corpus} ${row.model}`);
-    assert.ok(await drawnPixels(page, `#board-${corpus}`) > 1000, `${corpus}: bar chart drawn`);
+    assert.ok(await waitDrawn(page, `#board-${corpus}`) > 1000, `${corpus}: bar chart drawn`);
   }
   assert.deepEqual(problems, []);
 });

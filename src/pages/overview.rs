@@ -17,7 +17,7 @@ use crate::pages::{
     AuditView, FailuresView, GateView, LeaderboardView, RankingView, TrajectoryView,
 };
 use crate::state::{OverridesState, Tab, UrlState};
-use crate::yield_now::yield_now;
+use crate::yield_now::yield_idle;
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
 #[component]
@@ -101,6 +101,9 @@ pub fn Overview(
     }
 }
 
+/// Longest wait for an idle moment before warm-up work runs anyway, ms.
+const IDLE_WAIT_MS: u32 = 2_000;
+
 /// Moves the focus out of `<main>` before its view is replaced. Removing the focused element
 /// (say the failure list's "open" button) made the browser lay out the whole page at once,
 /// new view included: ~100 ms on the `large` preset, against ~3 ms for the same removal
@@ -122,7 +125,7 @@ fn release_focus_in_main() {
 }
 
 /// Compiles what opening a trajectory or the ranking view needs (the bundle's namespace
-/// matcher and its rules config, ~25 ms each) in later tasks, after the first view is shown,
+/// matcher and its rules config, ~25 ms each) in idle tasks, after the first view is built,
 /// so that the first open does not pay for it; then, unless the ranking view is the one
 /// shown, what opening it would compute (small corpora; see `ranking::prefetch_view`).
 fn warm_up(bundle: Arc<Bundle>, effective: RwSignal<Arc<Bundle>>, state: UrlState) {
@@ -133,19 +136,19 @@ fn warm_up(bundle: Arc<Bundle>, effective: RwSignal<Arc<Bundle>>, state: UrlStat
     });
     leptos::task::spawn_local(async move {
         let left = || !alive.load(Ordering::Relaxed);
-        yield_now().await;
+        yield_idle(IDLE_WAIT_MS).await;
         if left() {
             return;
         }
         let _ = bundle_matcher(&bundle);
-        yield_now().await;
+        yield_idle(IDLE_WAIT_MS).await;
         if left() {
             return;
         }
         if let Some(rules) = &bundle.body.rules {
             let _ = compiled_rules(rules);
         }
-        yield_now().await;
+        yield_idle(IDLE_WAIT_MS).await;
         if left() {
             return;
         }

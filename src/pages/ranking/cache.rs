@@ -18,7 +18,7 @@ use runlens_core::metrics::report_retrieval::{
 use crate::bundle_matcher::{bundle_matcher, parses_pending};
 use crate::data::now_ms;
 use crate::per_bundle::{Loaded, PerBundle, loaded};
-use crate::yield_now::yield_now;
+use crate::yield_now::{yield_idle, yield_now};
 
 /// A corpus (by name; `None` = every corpus pooled) under a gold rule.
 pub type InputsKey = (Option<String>, GoldRule);
@@ -342,7 +342,8 @@ pub async fn rows_in_steps(
     Some(rows)
 }
 
-/// Builds and caches, in idle tasks, what the view would need under `opts` for `key` (the
+/// Builds and caches, in idle tasks (`requestIdleCallback`: after the slices and input the
+/// page is busy with), what the view would need under `opts` for `key` (the
 /// gold rule not shown): its inputs, question rows and section, one per task, on small
 /// corpora only, stopping as soon as `current()` turns false. Switching the gold rule then
 /// finds them cached and only renders.
@@ -352,7 +353,7 @@ pub async fn prefetch(
     opts: ReportOptions,
     current: impl Fn() -> bool,
 ) {
-    yield_now().await;
+    yield_idle(2_000).await;
     let small = with_corpus(&bundle, key.0.as_deref(), |c| is_small(&bundle, c));
     if !current() || small != Some(true) {
         return;
@@ -360,12 +361,12 @@ pub async fn prefetch(
     let Some(inputs) = inputs_now(&bundle, &key) else {
         return;
     };
-    yield_now().await;
+    yield_idle(2_000).await;
     if !current() {
         return;
     }
     rows_now(&bundle, &key, &inputs, opts.confidence_threshold);
-    yield_now().await;
+    yield_idle(2_000).await;
     if !current() {
         return;
     }
