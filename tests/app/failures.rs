@@ -511,3 +511,38 @@ async fn sample_counts_equal_the_cli() {
         f["correct_despite_fail_at_least"]["0.65"].as_f64()
     );
 }
+
+/// In an idle moment after the view mounts, the `j` / `k` list a trajectory opened from it
+/// walks is built for each corpus with failures (the viewer then finds it cached).
+#[wasm_bindgen_test]
+async fn the_walk_lists_of_opened_trajectories_are_built_in_idle_time() {
+    use runlens_web::pages::trajectory::list::{ListKey, cached_walk_list, walk_list};
+    let b = Arc::new(bundle());
+    let state = dev_state();
+    let keys: Vec<ListKey> = b
+        .body
+        .corpora
+        .iter()
+        .filter(|c| !c.failure_labels.is_empty())
+        .map(|c| ListKey::failures(&c.name, state.cdf_threshold))
+        .collect();
+    assert!(!keys.is_empty());
+    let _ = mount(b.clone(), state);
+    // Not in the mounting task.
+    assert!(keys.iter().all(|k| cached_walk_list(&b, k).is_none()));
+    for _ in 0..500 {
+        if keys.iter().all(|k| cached_walk_list(&b, k).is_some()) {
+            break;
+        }
+        let promise = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    }
+    for k in &keys {
+        let corpus = b.body.corpus(&k.corpus).unwrap();
+        assert_eq!(*cached_walk_list(&b, k).unwrap(), walk_list(corpus, k));
+    }
+}

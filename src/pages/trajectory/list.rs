@@ -1,9 +1,23 @@
 //! The list of cells `j` / `k` walk (URL `from=`), and which corpus an open cell lives in.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use runlens_core::audit::audit_queue;
 use runlens_core::bundle::{Bundle, Corpus};
+
+use crate::per_bundle::{Loaded, PerBundle, loaded};
+
+/// Walk lists kept per bundle (the last few keys).
+const KEPT_LISTS: usize = 8;
+
+/// The walk lists built for one bundle, oldest first.
+type Kept = Vec<(ListKey, Arc<Vec<CellId>>)>;
+
+thread_local! {
+    static LISTS: RefCell<PerBundle<Loaded, Kept>> = RefCell::default();
+}
 
 /// One cell: `(model key, trace id)`.
 pub type CellId = (String, String);
@@ -22,6 +36,54 @@ pub struct ListKey {
     pub question: Option<String>,
     /// The audit threshold (`ct`).
     pub cdf_threshold: f64,
+}
+
+impl ListKey {
+    /// The key of the `failures` list of `corpus` (what the viewer builds for a cell opened
+    /// from the failures view, whose address carries `ct` = `cdf_threshold`).
+    pub fn failures(corpus: &str, cdf_threshold: f64) -> ListKey {
+        ListKey {
+            corpus: corpus.to_owned(),
+            from: Some("failures".into()),
+            gate_model: None,
+            question: None,
+            cdf_threshold,
+        }
+    }
+}
+
+/// The walk list `key` names in `bundle`, if already built (see [`walk_list_of`]).
+pub fn cached_walk_list(bundle: &Arc<Bundle>, key: &ListKey) -> Option<Arc<Vec<CellId>>> {
+    LISTS.with_borrow_mut(|l| {
+        l.of(loaded(bundle))
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    })
+}
+
+/// The walk list `key` names in `bundle` ([`walk_list`]), built once per bundle and key: on
+/// the `large` preset the failures list takes ~20 ms, which each open of a trajectory from
+/// the failures view paid (the failures view builds it in an idle moment beforehand).
+pub fn walk_list_of(bundle: &Arc<Bundle>, key: &ListKey) -> Arc<Vec<CellId>> {
+    if let Some(hit) = cached_walk_list(bundle, key) {
+        return hit;
+    }
+    let built = Arc::new(
+        bundle
+            .body
+            .corpus(&key.corpus)
+            .map(|c| walk_list(c, key))
+            .unwrap_or_default(),
+    );
+    LISTS.with_borrow_mut(|l| {
+        let kept = l.of(loaded(bundle));
+        if kept.len() >= KEPT_LISTS {
+            kept.remove(0);
+        }
+        kept.push((key.clone(), built.clone()));
+    });
+    built
 }
 
 fn id(model: &str, trace: &str) -> CellId {

@@ -8,7 +8,7 @@ mod gate;
 mod header;
 mod keys;
 mod label;
-mod list;
+pub mod list;
 mod results;
 mod sql;
 mod usage;
@@ -23,7 +23,7 @@ use cell_view::CellView;
 use chooser::Chooser;
 use keys::NavBar;
 pub use label::{OpenCell, RELABEL_SLOT_CLASS, relabel_slot};
-use list::{ListKey, resolve_corpus, walk_list};
+use list::{ListKey, resolve_corpus, walk_list_of};
 
 /// The trajectory view of a loaded bundle.
 #[component]
@@ -60,14 +60,7 @@ pub fn TrajectoryView(
         let Some(key) = list_key.get() else {
             return Arc::new(Vec::new());
         };
-        body.with_value(|b| {
-            Arc::new(
-                b.body
-                    .corpus(&key.corpus)
-                    .map(|c| walk_list(c, &key))
-                    .unwrap_or_default(),
-            )
-        })
+        body.with_value(|b| walk_list_of(b, &key))
     });
     let open = Memo::new(move |_| {
         let (m, t, c) = (model.get()?, trace.get()?, corpus.get()?);
