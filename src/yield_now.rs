@@ -1,6 +1,9 @@
 //! Handing the thread back to the event loop between slices of heavy work (the page: paint
 //! and input; the loader worker: messages such as detail requests).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use js_sys::{Function, Promise, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -23,11 +26,25 @@ pub async fn yield_now() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
-/// Waits until the browser is idle (`requestIdleCallback`, at most `timeout_ms` later): for
-/// work that may help later but must not delay what the page is doing now (slices of a view
-/// being built, input). Where there is no `requestIdleCallback` (workers, some browsers),
-/// the same as [`yield_now`].
-pub async fn yield_idle(timeout_ms: u32) {
+/// Longest wait of [`yield_idle`] for an idle moment before the work runs anyway, ms.
+const IDLE_WAIT_MS: u32 = 2_000;
+
+/// A flag that turns false when the component being built is cleaned up: background work it
+/// starts checks it between tasks and stops once the view has left.
+pub fn mounted_flag() -> Arc<AtomicBool> {
+    let alive = Arc::new(AtomicBool::new(true));
+    leptos::prelude::on_cleanup({
+        let alive = alive.clone();
+        move || alive.store(false, Ordering::Relaxed)
+    });
+    alive
+}
+
+/// Waits until the browser is idle (`requestIdleCallback`, at most [`IDLE_WAIT_MS`] later):
+/// for work that may help later but must not delay what the page is doing now (slices of a
+/// view being built, input). Where there is no `requestIdleCallback` (workers, some
+/// browsers), the same as [`yield_now`].
+pub async fn yield_idle() {
     let global = js_sys::global();
     let idle = Reflect::get(&global, &JsValue::from_str("requestIdleCallback"))
         .ok()
@@ -37,7 +54,7 @@ pub async fn yield_idle(timeout_ms: u32) {
     };
     let promise = Promise::new(&mut |resolve, _| {
         let options = js_sys::Object::new();
-        let _ = Reflect::set(&options, &"timeout".into(), &JsValue::from(timeout_ms));
+        let _ = Reflect::set(&options, &"timeout".into(), &JsValue::from(IDLE_WAIT_MS));
         let _ = idle.call2(&global, &resolve, &options);
     });
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -16,7 +16,7 @@ use runlens_core::metrics::report_board::LeaderboardEntry;
 
 use crate::data::now_ms;
 use crate::per_bundle::{Loaded, PerBundle, loaded};
-use crate::yield_now::yield_now;
+use crate::yield_now::{mounted_flag, yield_now};
 
 /// Cells (questions × models) up to which a corpus is built at once, in the mount's task
 /// (the sample's corpora, 2,720 and 4,020 cells, took ~50 ms each in the task that also
@@ -104,11 +104,7 @@ pub fn build_pending(
     boards: RwSignal<Vec<Option<Rows>>>,
     progress: RwSignal<Option<(String, usize, usize)>>,
 ) {
-    let alive = Arc::new(AtomicBool::new(true));
-    on_cleanup({
-        let alive = alive.clone();
-        move || alive.store(false, Ordering::Relaxed)
-    });
+    let alive = mounted_flag();
     spawn_local(async move {
         let is_alive = || alive.load(Ordering::Relaxed);
         // Not in the mounting task (after a load, that task also rendered the whole page).

@@ -1,7 +1,7 @@
 //! The view of one loaded bundle: header with provenance, then the views.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
@@ -17,7 +17,7 @@ use crate::pages::{
     AuditView, FailuresView, GateView, LeaderboardView, RankingView, TrajectoryView,
 };
 use crate::state::{OverridesState, Tab, UrlState};
-use crate::yield_now::yield_idle;
+use crate::yield_now::{mounted_flag, yield_idle};
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
 #[component]
@@ -101,9 +101,6 @@ pub fn Overview(
     }
 }
 
-/// Longest wait for an idle moment before warm-up work runs anyway, ms.
-const IDLE_WAIT_MS: u32 = 2_000;
-
 /// Moves the focus out of `<main>` before its view is replaced. Removing the focused element
 /// (say the failure list's "open" button) made the browser lay out the whole page at once,
 /// new view included: ~100 ms on the `large` preset, against ~3 ms for the same removal
@@ -129,26 +126,22 @@ fn release_focus_in_main() {
 /// so that the first open does not pay for it; then, unless the ranking view is the one
 /// shown, what opening it would compute (small corpora; see `ranking::prefetch_view`).
 fn warm_up(bundle: Arc<Bundle>, effective: RwSignal<Arc<Bundle>>, state: UrlState) {
-    let alive = Arc::new(AtomicBool::new(true));
-    on_cleanup({
-        let alive = alive.clone();
-        move || alive.store(false, Ordering::Relaxed)
-    });
+    let alive = mounted_flag();
     leptos::task::spawn_local(async move {
         let left = || !alive.load(Ordering::Relaxed);
-        yield_idle(IDLE_WAIT_MS).await;
+        yield_idle().await;
         if left() {
             return;
         }
         let _ = bundle_matcher(&bundle);
-        yield_idle(IDLE_WAIT_MS).await;
+        yield_idle().await;
         if left() {
             return;
         }
         if let Some(rules) = &bundle.body.rules {
             let _ = compiled_rules(rules);
         }
-        yield_idle(IDLE_WAIT_MS).await;
+        yield_idle().await;
         if left() {
             return;
         }

@@ -14,7 +14,7 @@ mod stages;
 mod tables;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use leptos::prelude::*;
 use runlens_charts::{LEGEND_BAND, format_threshold};
@@ -24,7 +24,7 @@ use crate::components::{MetricValue, caption};
 use crate::pages::trajectory::list::{ListKey, walk_list_of};
 use crate::state::UrlState;
 use crate::theme::chart_theme;
-use crate::yield_now::yield_idle;
+use crate::yield_now::{mounted_flag, yield_idle};
 use chart_panel::FilterChart;
 use controls::FailureControls;
 use filters::Filter;
@@ -257,15 +257,11 @@ pub fn FailuresView(
 /// Builds, in idle moments, the walk list (`j` / `k`) a trajectory opened from this view uses
 /// for each corpus in `names`, so opening one does not (~20 ms on the `large` preset).
 fn prefetch_walk_lists(bundle: Arc<Bundle>, names: Vec<String>, state: UrlState) {
-    let alive = Arc::new(AtomicBool::new(true));
-    on_cleanup({
-        let alive = alive.clone();
-        move || alive.store(false, Ordering::Relaxed)
-    });
+    let alive = mounted_flag();
     let ct = state.with_untracked(|s| s.cdf_threshold);
     leptos::task::spawn_local(async move {
         for name in names {
-            yield_idle(2_000).await;
+            yield_idle().await;
             if !alive.load(Ordering::Relaxed) {
                 return;
             }

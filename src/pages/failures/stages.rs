@@ -2,13 +2,12 @@
 //! two, with its element list) mounts and draws in its own task, with a yield to the browser
 //! in between, so that opening the view never blocks the page for long.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use crate::yield_now::yield_now;
+use crate::yield_now::{mounted_flag, yield_now};
 
 /// Failure labels above which the charts are mounted in stages (the unit-test fixtures are
 /// smaller and mount at once).
@@ -24,11 +23,7 @@ pub fn stage_signal(n_labels: usize) -> RwSignal<u8> {
         return RwSignal::new(STAGES);
     }
     let stage = RwSignal::new(0);
-    let alive = Arc::new(AtomicBool::new(true));
-    on_cleanup({
-        let alive = alive.clone();
-        move || alive.store(false, Ordering::Relaxed)
-    });
+    let alive = mounted_flag();
     spawn_local(async move {
         for k in 1..=STAGES {
             yield_now().await;

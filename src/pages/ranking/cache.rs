@@ -353,7 +353,7 @@ pub async fn prefetch(
     opts: ReportOptions,
     current: impl Fn() -> bool,
 ) {
-    yield_idle(2_000).await;
+    yield_idle().await;
     let small = with_corpus(&bundle, key.0.as_deref(), |c| is_small(&bundle, c));
     if !current() || small != Some(true) {
         return;
@@ -361,12 +361,12 @@ pub async fn prefetch(
     let Some(inputs) = inputs_now(&bundle, &key) else {
         return;
     };
-    yield_idle(2_000).await;
+    yield_idle().await;
     if !current() {
         return;
     }
     rows_now(&bundle, &key, &inputs, opts.confidence_threshold);
-    yield_idle(2_000).await;
+    yield_idle().await;
     if !current() {
         return;
     }

@@ -32,6 +32,7 @@ use wasm_bindgen::JsCast;
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
 use crate::state::{UrlState, ViewState};
 use crate::theme::chart_theme;
+use crate::yield_now::mounted_flag;
 use cache::InputsKey;
 use controls::RankingControls;
 use curves_table::CurvesTable;
@@ -158,13 +159,8 @@ pub async fn prefetch_view(bundle: Arc<Bundle>, s: ViewState, current: impl Fn()
 #[component]
 pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
-    let with_rows: Vec<&Corpus> = bundle
-        .body
-        .corpora
-        .iter()
-        .filter(|c| !c.rankings.is_empty())
-        .collect();
-    if with_rows.is_empty() {
+    let scope = Scope::of(&bundle);
+    if scope.names.is_empty() {
         return view! {
             <section class="ranking" data-testid="ranking-view">
                 <h2>"Table ranking"</h2>
@@ -173,8 +169,8 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         }
         .into_any();
     }
-    let scope = Scope::of(&bundle);
     let (k_limit, parser_available) = (scope.k_limit, scope.parser_available);
+    let corpora = scope.names.clone();
     let body = StoredValue::new(bundle.clone());
     let scope = StoredValue::new(scope);
     // The corpus shown: the chosen one if it has rankings, else all (or the only one).
@@ -188,11 +184,7 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
     let threshold = Memo::new(move |_| options.with(|o| o.confidence_threshold));
     let key = Memo::new(move |_| (corpus_name.get(), gold_rule.get()));
     let progress = RwSignal::new(None::<(usize, usize)>);
-    let alive = Arc::new(AtomicBool::new(true));
-    on_cleanup({
-        let alive = alive.clone();
-        move || alive.store(false, Ordering::Relaxed)
-    });
+    let alive = mounted_flag();
     let (inputs, rows) = builds(body, key, threshold, progress, alive.clone());
     // What the section is computed from: the bundle, key, inputs and options, while the
     // inputs shown are the current key's.
@@ -280,7 +272,6 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         };
         spawn_local(cache::prefetch(b, (k.0, other), opts, current));
     });
-    let corpora = with_rows.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
     let cells = Callback::new(move |trace: String| {
         let chosen = corpus_name.get_untracked();
         body.with_value(|b| question_cells(b, chosen.as_deref(), &trace))
