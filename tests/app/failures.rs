@@ -456,6 +456,15 @@ async fn many_labels_mount_the_charts_in_stages() {
 }
 
 /// Waits (at most 2 s) until every chart stage has mounted.
+async fn sleep_10ms() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 async fn charts_mounted(host: &web_sys::HtmlElement) {
     for _ in 0..200 {
         let all = host
@@ -464,12 +473,7 @@ async fn charts_mounted(host: &web_sys::HtmlElement) {
         if all.is_some() {
             return;
         }
-        let promise = js_sys::Promise::new(&mut |resolve, _| {
-            let _ = web_sys::window()
-                .unwrap()
-                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
-        });
-        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        sleep_10ms().await;
     }
     panic!("the failure charts did not all mount");
 }
@@ -534,12 +538,7 @@ async fn the_walk_lists_of_opened_trajectories_are_built_in_idle_time() {
         if keys.iter().all(|k| cached_walk_list(&b, k).is_some()) {
             break;
         }
-        let promise = js_sys::Promise::new(&mut |resolve, _| {
-            let _ = web_sys::window()
-                .unwrap()
-                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
-        });
-        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        sleep_10ms().await;
     }
     for k in &keys {
         let corpus = b.body.corpus(&k.corpus).unwrap();

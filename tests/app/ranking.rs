@@ -210,6 +210,14 @@ fn comma_join() -> Bundle {
     Bundle::new(Provenance::default(), body)
 }
 
+/// [`comma_join`] with another question text: not the other tests' bundle (gold parses and
+/// caches are keyed by its hash).
+fn comma_join_asking(question: &str) -> Arc<Bundle> {
+    let mut body = comma_join().body;
+    body.corpora[0].questions[0].nl_question = question.into();
+    Arc::new(Bundle::new(Provenance::default(), body))
+}
+
 fn mount_with(b: Arc<Bundle>, state: ViewState) -> (web_sys::HtmlElement, UrlState) {
     let doc = document();
     let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
@@ -274,10 +282,7 @@ async fn the_view_waits_in_slices_for_the_workers_gold_parses_then_answers_from_
 async fn the_other_gold_rule_is_built_in_idle_time_before_the_switch() {
     use runlens_core::metrics::gold_tables::GoldRule;
     use runlens_web::pages::ranking::cache::{cached_inputs, cached_section};
-    // Not the other tests' bundle (their parses and caches are keyed by its hash).
-    let mut body = comma_join().body;
-    body.corpora[0].questions[0].nl_question = "Accounts and contacts, prefetched?".into();
-    let b = Arc::new(Bundle::new(Provenance::default(), body));
+    let b = comma_join_asking("Accounts and contacts, prefetched?");
     let state = ViewState {
         tab: Tab::Ranking,
         corpus: Some("c".into()),
@@ -327,9 +332,7 @@ async fn prefetching_the_view_caches_what_opening_it_computes() {
     use runlens_core::metrics::gold_tables::GoldRule;
     use runlens_web::pages::ranking::cache::{cached_inputs, cached_rows, cached_section};
     use runlens_web::pages::ranking::prefetch_view;
-    let mut body = comma_join().body;
-    body.corpora[0].questions[0].nl_question = "Accounts and contacts, opened later?".into();
-    let b = Arc::new(Bundle::new(Provenance::default(), body));
+    let b = comma_join_asking("Accounts and contacts, opened later?");
     // The leaderboard is shown; `corpus=` names no ranked corpus, so the only one is used.
     let state = ViewState {
         tab: Tab::Leaderboard,
