@@ -109,7 +109,8 @@ pub fn build_pending(
         let is_alive = || alive.load(Ordering::Relaxed);
         // Not in the mounting task (after a load, that task also rendered the whole page).
         yield_now().await;
-        for (i, name, _) in pending {
+        let last = pending.len().saturating_sub(1);
+        for (n, (i, name, _)) in pending.into_iter().enumerate() {
             let report = |done, total| {
                 if is_alive() {
                     progress.set(Some((name.clone(), done, total)));
@@ -127,12 +128,18 @@ pub fn build_pending(
                     *slot = Some(rows);
                 }
             });
+            if n == last {
+                // Every board is there: the notice goes in the same render.
+                progress.set(None);
+                return;
+            }
             // Nor with the next corpus's first slice.
             yield_now().await;
             if !is_alive() {
                 return;
             }
         }
+        // Nothing was pending.
         if is_alive() {
             progress.set(None);
         }
