@@ -534,7 +534,8 @@ async fn the_walk_lists_of_opened_trajectories_are_built_in_idle_time() {
     let _ = mount(b.clone(), state);
     // Not in the mounting task.
     assert!(keys.iter().all(|k| cached_walk_list(&b, k).is_none()));
-    for _ in 0..500 {
+    // An idle wait of up to 2 s per corpus on a busy machine.
+    for _ in 0..2_000 {
         if keys.iter().all(|k| cached_walk_list(&b, k).is_some()) {
             break;
         }

@@ -343,10 +343,11 @@ pub async fn rows_in_steps(
 }
 
 /// Builds and caches, in idle tasks (`requestIdleCallback`: after the slices and input the
-/// page is busy with), what the view would need under `opts` for `key` (the
-/// gold rule not shown): its inputs, question rows and section, one per task, on small
-/// corpora only, stopping as soon as `current()` turns false. Switching the gold rule then
-/// finds them cached and only renders.
+/// page is busy with), what the view would need under `opts` for `key` (the gold rule not
+/// shown, or the view not yet opened): its inputs, question rows and section, one per task,
+/// on small corpora only, stopping as soon as `current()` turns false. The three enter the
+/// cache together at the end, so the cache never holds part of them. Switching the gold rule
+/// or opening the view then finds them cached and only renders.
 pub async fn prefetch(
     bundle: Arc<Bundle>,
     key: InputsKey,
@@ -358,21 +359,39 @@ pub async fn prefetch(
     if !current() || small != Some(true) {
         return;
     }
-    let Some(inputs) = inputs_now(&bundle, &key) else {
-        return;
+    let t = opts.confidence_threshold;
+    let inputs = match cached_inputs(&bundle, &key) {
+        Some(hit) => hit,
+        None => {
+            let matcher = bundle_matcher(&bundle);
+            let Some(built) = with_corpus(&bundle, key.0.as_deref(), |c| {
+                Arc::new(RetrievalInputsRun::with_matcher(c, key.1, matcher).finish())
+            }) else {
+                return;
+            };
+            built
+        }
     };
     yield_idle().await;
     if !current() {
         return;
     }
-    rows_now(&bundle, &key, &inputs, opts.confidence_threshold);
+    let rows = with_corpus(&bundle, key.0.as_deref(), |c| {
+        Arc::new(QuestionRowsRun::new(c, &inputs, &options(t)).finish())
+    });
     yield_idle().await;
     if !current() {
         return;
     }
-    section(&bundle, &key, &opts, || {
-        with_corpus(&bundle, key.0.as_deref(), |c| {
-            retrieval_section_with(&bundle.body, c, &inputs, &opts)
-        })
+    let built = with_corpus(&bundle, key.0.as_deref(), |c| {
+        retrieval_section_with(&bundle.body, c, &inputs, &opts)
     });
+    let (Some(rows), Some(built)) = (rows, built) else {
+        return;
+    };
+    with_cache(&bundle, |c| {
+        c.inputs.insert(key.clone(), inputs);
+        c.rows.insert((key.clone(), t.to_bits()), rows);
+    });
+    store_section(&bundle, section_key(&key, &opts), &built);
 }
