@@ -3,9 +3,13 @@
 // same time as the page instead of after it. The app adopts the worker and the events it sent
 // before the app listened (src/loader/prestart.rs). Without this script the app starts its
 // own worker, as it does for every later load.
-if (window.Worker && new URLSearchParams(window.location.search).has('bundle')) {
+// The worker also starts downloading the bundle at once (`?prefetch=`, assets/loader-prefetch.js),
+// resolved against the page as the app resolves it (src/loader/client.rs, `absolute`).
+const bundle = (new URLSearchParams(window.location.search).get('bundle') ?? '').trim();
+if (window.Worker && bundle) {
   try {
-    const worker = new Worker('./loader-worker.js', { type: 'module' });
+    const url = new URL(bundle, document.baseURI).href;
+    const worker = new Worker(`./loader-worker.js?prefetch=${encodeURIComponent(url)}`, { type: 'module' });
     const early = [];
     const keep = (event) => early.push(event);
     worker.addEventListener('message', keep);

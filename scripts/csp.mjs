@@ -2,7 +2,8 @@
 // forbids every inline script except trunk's own loader, pinned by its SHA-256 hash.
 // Bundle text can therefore never run as script, even if it ever reached the DOM as HTML.
 // It also writes loader-worker.js: the loader Web Worker runs the app's own module (same
-// hashed .js/.wasm as the page, so the browser downloads it once) and starts the loader.
+// hashed .js/.wasm as the page, so the browser downloads it once) and starts the loader, after
+// starting the bundle's early download (assets/loader-prefetch.js).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -16,7 +17,10 @@ const moduleWasm = html.match(/module_or_path: '([^']+\.wasm)'/);
 if (!moduleJs || !moduleWasm) { console.error("csp.mjs: trunk's loader script was not found in index.html"); process.exit(1); }
 writeFileSync(path.join(dir, 'loader-worker.js'), [
   '// Written by scripts/csp.mjs: the loader Web Worker runs the dashboard\'s own module.',
-  `import init, { start_loader_worker } from '${moduleJs[1]}';`,
+  '// The bundle download (?prefetch=) starts before that module is imported and compiled.',
+  "import { startPrefetch } from './loader-prefetch.js';",
+  'startPrefetch();',
+  `const { default: init, start_loader_worker } = await import('${moduleJs[1]}');`,
   `await init({ module_or_path: '${moduleWasm[1]}' });`,
   'start_loader_worker();',
   '',

@@ -224,7 +224,8 @@ pub async fn jev_info(base: &str) -> Result<(String, String), ApiError> {
     Ok(("unknown".to_owned(), model))
 }
 
-fn status_error(url: &str, status: u16, status_text: String) -> ApiError {
+/// The error for an HTTP error `status`, with a hint for the common ones.
+pub(crate) fn status_error(url: &str, status: u16, status_text: String) -> ApiError {
     let hint = match status {
         404 => " (not found: check the bundle address)",
         401 | 403 => " (access denied)",
@@ -238,7 +239,8 @@ fn status_error(url: &str, status: u16, status_text: String) -> ApiError {
     }
 }
 
-fn js_message(value: &JsValue) -> String {
+/// A thrown JS value's message.
+pub(crate) fn js_message(value: &JsValue) -> String {
     value
         .dyn_ref::<js_sys::Error>()
         .map(|e| String::from(e.message()))

@@ -178,6 +178,9 @@ pub struct LoadStats {
     /// Whether trajectory text was stripped from the page's copy.
     #[serde(default)]
     pub stripped: bool,
+    /// Whether the download was the worker's early one (started before its module ran).
+    #[serde(default)]
+    pub prefetched: bool,
 }
 
 /// Starts loading `request` in a Web Worker (on the main thread where there is none),

@@ -30,14 +30,15 @@ pub async fn gunzip(bytes: &[u8]) -> Result<Option<Vec<u8>>, String> {
     let response = Response::new_with_opt_readable_stream(Some(&inflated)).map_err(js_message)?;
     let buffer = JsFuture::from(response.array_buffer().map_err(js_message)?)
         .await
-        .map_err(|e| format!("gzip data are corrupt or truncated ({})", js_message(e)))?;
+        .map_err(|e| corrupt(&js_message(e)))?;
     Ok(Some(Uint8Array::new(&buffer).to_vec()))
 }
 
+/// The error for gzip data the browser could not inflate (its message inside).
+pub(crate) fn corrupt(message: &str) -> String {
+    format!("gzip data are corrupt or truncated ({message})")
+}
+
 fn js_message(value: JsValue) -> String {
-    value
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| value.as_string())
-        .unwrap_or_else(|| format!("{value:?}"))
+    crate::api::js_message(&value)
 }

@@ -9,21 +9,26 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Lets the event loop run (a zero-delay `setTimeout`, in a window or a worker) before going on.
 pub async fn yield_now() {
-    let promise = Promise::new(&mut |resolve, _| {
+    let _ = wasm_bindgen_futures::JsFuture::from(timeout(0)).await;
+}
+
+/// A promise that resolves after `ms` (`setTimeout`, in a window or a worker; at once where
+/// there is none).
+pub fn timeout(ms: u32) -> Promise {
+    Promise::new(&mut |resolve, _| {
         let global = js_sys::global();
         let set_timeout = Reflect::get(&global, &JsValue::from_str("setTimeout"))
             .ok()
             .and_then(|f| f.dyn_into::<Function>().ok());
         match set_timeout {
             Some(f) => {
-                let _ = f.call2(&global, &resolve, &JsValue::from(0));
+                let _ = f.call2(&global, &resolve, &JsValue::from(ms));
             }
             None => {
                 let _ = resolve.call0(&JsValue::NULL);
             }
         }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    })
 }
 
 /// Longest wait of [`yield_idle`] for an idle moment before the work runs anyway, ms.

@@ -60,6 +60,10 @@ test('the sample shows a progress bar, then the leaderboard, loaded in the worke
   assert.equal(await page.locator('[data-testid="load-progress"]').count(), 0);
   const hash = await page.locator('[data-testid="bundle-hash"]').innerText();
   assert.match(hash, /^[0-9a-f]{12}$/);
+  // Loaded by the worker prestart.js started, from the download it began before its module ran.
+  const loaded = page.locator('.loaded-bundle');
+  assert.equal(await loaded.getAttribute('data-load-in-worker'), 'true');
+  assert.equal(await loaded.getAttribute('data-load-prefetched'), 'true');
   assert.deepEqual(problems, []);
 });
 

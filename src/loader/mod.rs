@@ -10,6 +10,7 @@ pub mod detail;
 pub mod digest;
 pub mod files;
 pub mod pipeline;
+pub mod prefetched;
 pub mod prestart;
 pub mod progress;
 pub mod protocol;

@@ -6,6 +6,7 @@ use runlens_core::import::{ImportOptions, InputFile, import_files_keeping_warnin
 
 use super::digest::verify_bundle_fast;
 use super::files::{self, Opened};
+use super::prefetched;
 use crate::api;
 use crate::data::{
     BundleRequest, LoadError, LoadStats, Phase, Progress, inflate, now_ms, parse_bundle,
@@ -24,6 +25,21 @@ pub async fn load_full(
 ) -> Result<(Bundle, LoadStats), LoadError> {
     match request {
         BundleRequest::Url(url) => {
+            if let Some(early) = prefetched::take(url) {
+                let fetched = early.finish(progress).await?;
+                let stats = LoadStats {
+                    download_bytes: fetched.download_bytes,
+                    download_ms: fetched.download_ms,
+                    gunzip_ms: fetched.gunzip_ms,
+                    prefetched: true,
+                    ..LoadStats::default()
+                };
+                return if fetched.inflated {
+                    parse(url, fetched.bytes, stats, progress, verify).await
+                } else {
+                    decode(url, fetched.bytes, stats, progress, verify).await
+                };
+            }
             let t0 = now_ms();
             let bytes = api::fetch_bytes_with_progress(url, &|done, total| {
                 progress(Progress {
@@ -80,6 +96,18 @@ async fn decode(
         total: None,
     });
     let json = inflate(name, bytes).await?;
+    stats.gunzip_ms = now_ms() - t1;
+    parse(name, json, stats, progress, verify).await
+}
+
+/// Parses bundle JSON (and checks its hash when `verify` is set).
+async fn parse(
+    name: &str,
+    json: Vec<u8>,
+    mut stats: LoadStats,
+    progress: OnProgress<'_>,
+    verify: bool,
+) -> Result<(Bundle, LoadStats), LoadError> {
     let t2 = now_ms();
     let json_bytes = json.len() as u64;
     // serde_json parses a slice in one call and reports nothing on the way: the bar is
@@ -102,7 +130,6 @@ async fn decode(
     }
     let t4 = now_ms();
     stats.json_bytes = json_bytes as usize;
-    stats.gunzip_ms = t2 - t1;
     stats.parse_ms = t3 - t2;
     stats.verify_ms = t4 - t3;
     Ok((bundle, stats))
