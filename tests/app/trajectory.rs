@@ -13,6 +13,8 @@ use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
+use crate::relabel_fixture::settle;
+
 const HOSTILE: &str = "<img src=x onerror=alert(1)>";
 
 fn vote(judge: &str, verdict: &str, outcome: Outcome, reason: &str) -> Vote {
@@ -244,10 +246,22 @@ fn press(target: &JsValue, key: &str) {
         .unwrap();
 }
 
+/// Opening a cell is two tasks: the header with the mount, the runs (and everything below
+/// them) in the next task.
+#[wasm_bindgen_test]
+async fn the_runs_mount_in_the_task_after_the_header() {
+    let (host, _) = mount(open("m1", "q1", Some("failures")));
+    leptos::task::tick().await;
+    assert_eq!(texts(&host, "[data-testid='trajectory-outcome']"), ["fail"]);
+    assert!(host.query_selector(".runs").unwrap().is_none());
+    settle().await;
+    assert_eq!(host.query_selector_all(".runs [data-run]").unwrap().length(), 2);
+}
+
 #[wasm_bindgen_test]
 async fn header_votes_sql_tables_and_results_render_as_text() {
     let (host, _) = mount(open("m1", "q1", Some("failures")));
-    leptos::task::tick().await;
+    settle().await;
     let root = "[data-testid='trajectory-view']";
     assert_eq!(
         attr(&host, root, "data-trajectory").as_deref(),
@@ -355,14 +369,14 @@ async fn header_votes_sql_tables_and_results_render_as_text() {
 #[wasm_bindgen_test]
 async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     let (host, url) = mount(open("m1", "q1", Some("failures")));
-    leptos::task::tick().await;
+    settle().await;
     let doc: JsValue = document().into();
     assert_eq!(
         texts(&host, "[data-testid='trajectory-position']"),
         ["1 / 3"]
     );
     press(&doc, "j");
-    leptos::task::tick().await;
+    settle().await;
     // The second failure is m2 on q2.
     assert_eq!(
         url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
@@ -381,21 +395,21 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     assert_eq!(host.query_selector_all(".prob-bar").unwrap().length(), 1);
     assert!(texts(&host, "[data-testid='jev-label']")[0].contains("Only the chosen sub-mode"));
     press(&doc, "j");
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         attr(&host, root, "data-trajectory").as_deref(),
         Some("m1/q2")
     );
     // At the end: j stays.
     press(&doc, "j");
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         attr(&host, root, "data-trajectory").as_deref(),
         Some("m1/q2")
     );
     press(&doc, "k");
     press(&doc, "k");
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         url.with_untracked(|s| s.trace.clone()).as_deref(),
         Some("q1")
@@ -411,7 +425,7 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
             .is_none()
     );
     press(&doc, "g");
-    leptos::task::tick().await;
+    settle().await;
     assert!(url.with_untracked(|s| s.diff));
     assert_eq!(
         texts(&host, ".diff-delete"),
@@ -419,7 +433,7 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     );
     assert!(texts(&host, ".diff-insert").contains(&"+ SELECT 1 FROM crm.cases WHERE 0".to_owned()));
     press(&doc, "g");
-    leptos::task::tick().await;
+    settle().await;
     assert!(!url.with_untracked(|s| s.diff));
     assert!(
         host.query_selector("[data-testid='sql-diff']")
@@ -436,21 +450,21 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     };
     assert!(!help().open());
     press(&doc, "?");
-    leptos::task::tick().await;
+    settle().await;
     assert!(help().open());
     assert!(help().matches(":modal").unwrap());
     let before = attr(&host, root, "data-trajectory");
     press(&doc, "j");
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(attr(&host, root, "data-trajectory"), before);
     press(&doc, "Escape");
-    leptos::task::tick().await;
+    settle().await;
     assert!(!help().open());
     // Keys typed into a field are ignored.
     let input = document().create_element("input").unwrap();
     host.append_child(&input).unwrap();
     press(&input.clone().into(), "j");
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         attr(&host, root, "data-trajectory").as_deref(),
         Some("m1/q1")
@@ -462,7 +476,7 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
         .unwrap()
         .unchecked_into();
     next.click();
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         attr(&host, root, "data-trajectory").as_deref(),
         Some("m2/q2")
@@ -472,7 +486,7 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
 #[wasm_bindgen_test]
 async fn question_list_walks_models_and_unknown_cells_say_so() {
     let (host, _) = mount(open("m1", "q2", Some("question")));
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         texts(&host, "[data-testid='trajectory-position']"),
         ["1 / 2"]
@@ -483,7 +497,7 @@ async fn question_list_walks_models_and_unknown_cells_say_so() {
         ["Second question"]
     );
     let (host, _) = mount(open("m9", "q1", None));
-    leptos::task::tick().await;
+    settle().await;
     assert!(texts(&host, "[data-testid='trajectory-missing']")[0].contains("m9"));
     assert!(
         host.query_selector("[data-testid='trajectory-chooser']")
@@ -494,7 +508,7 @@ async fn question_list_walks_models_and_unknown_cells_say_so() {
         tab: Tab::Trajectory,
         ..ViewState::default()
     });
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         attr(&host, "[data-testid='trajectory-view']", "data-trajectory").as_deref(),
         Some("")
@@ -510,7 +524,7 @@ async fn question_list_walks_models_and_unknown_cells_say_so() {
         format!("How many open cases {HOSTILE}?")
     );
     first.click();
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
         (Some("m1".into()), Some("q1".into()))
@@ -526,7 +540,7 @@ async fn audit_and_gate_lists() {
         cdf_threshold: 0.05,
         ..open("m1", "q1", Some("audit"))
     });
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         texts(&host, "[data-testid='trajectory-position']"),
         ["1 / 3"]
@@ -537,21 +551,21 @@ async fn audit_and_gate_lists() {
         .unwrap()
         .unchecked_into();
     next.click();
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
         (Some("m1".into()), Some("q2".into()))
     );
     // At the default ct = 0.65 the queue is empty: the cell is not in it.
     let (host, _) = mount(open("m1", "q1", Some("audit")));
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         texts(&host, "[data-testid='trajectory-position']"),
         ["– / 0"]
     );
     // Only m1/q1 fired the gate.
     let (host, _) = mount(open("m1", "q1", Some("gate")));
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         texts(&host, "[data-testid='trajectory-position']"),
         ["1 / 1"]
@@ -574,7 +588,7 @@ async fn the_ranking_question_panel_opens_each_models_trajectory() {
         provide_context(url);
         view! { <RankingView bundle=b.clone() /> }
     }));
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         texts(&host, "[data-testid='question-cells'] button"),
         ["m1: fail", "m2: pass"]
@@ -585,7 +599,7 @@ async fn the_ranking_question_panel_opens_each_models_trajectory() {
         .unwrap()
         .unchecked_into();
     second.click();
-    leptos::task::tick().await;
+    settle().await;
     assert_eq!(
         url.with_untracked(|s| (
             s.tab,

@@ -110,13 +110,6 @@ pub fn CellView(
         .as_ref()
         .map(|q| (q.gt_sql.clone(), q.gt_results.clone()))
         .unwrap_or_default();
-    let gold_steps = steps(
-        matcher.as_ref(),
-        &gold_sql,
-        &gold_results,
-        &gold,
-        ranking.as_ref(),
-    );
     let gold_title = match question.as_ref().and_then(|q| q.gt_from.clone()) {
         Some(a) => format!("Gold ({a})"),
         None => "Gold".to_owned(),
@@ -170,6 +163,16 @@ pub fn CellView(
             })
         }
     };
+    // The runs, usage, checks and labels mount in the task after the header, so opening a
+    // trajectory is two shorter tasks; from a stripped bundle they wait for the full cell
+    // (built once, not once with the page's copy and again with the detail).
+    let rest_due = RwSignal::new(false);
+    leptos::task::spawn_local(async move {
+        yield_now().await;
+        rest_due.try_set(true);
+    });
+    let rest_ready = move || rest_due.get() && !(stripped && detail.with(Option::is_none));
+    let gold_steps = StoredValue::new(None::<Vec<Step>>);
     let gold_sql = StoredValue::new(gold_sql);
     let header = move || {
         let cell = cell.get();
@@ -185,7 +188,16 @@ pub fn CellView(
         })
     };
     let rest = move || {
+        if !rest_ready() {
+            return None;
+        }
         let cell = cell.get();
+        if gold_steps.with_value(Option::is_none) {
+            let built = gold_sql.with_value(|sql| {
+                steps(matcher.as_ref(), sql, &gold_results, &gold, ranking.as_ref())
+            });
+            gold_steps.set_value(Some(built));
+        }
         let cand_steps = steps(
             matcher.as_ref(),
             &cell.sqls,
@@ -193,9 +205,9 @@ pub fn CellView(
             &gold,
             ranking.as_ref(),
         );
-        view! {
+        Some(view! {
             <div class="runs">
-                <RunColumn title=gold_title.clone() run="gold" steps=gold_steps.clone() />
+                <RunColumn title=gold_title.clone() run="gold" steps=gold_steps.get_value().unwrap_or_default() />
                 <RunColumn title="Candidate".to_owned() run="candidate" steps=cand_steps />
             </div>
             <UsageSection cell=cell.clone() key=key.clone() />
@@ -204,7 +216,7 @@ pub fn CellView(
             {relabel_slot(relabel.clone())}
             {move || view! { <FmLabelView label=fm.get() /> }}
             <GateDetails row=gate.clone() />
-        }
+        })
     };
     view! {
         <article class="trajectory-cell">
