@@ -255,7 +255,12 @@ async fn the_runs_mount_in_the_task_after_the_header() {
     assert_eq!(texts(&host, "[data-testid='trajectory-outcome']"), ["fail"]);
     assert!(host.query_selector(".runs").unwrap().is_none());
     settle().await;
-    assert_eq!(host.query_selector_all(".runs [data-run]").unwrap().length(), 2);
+    assert_eq!(
+        host.query_selector_all(".runs [data-run]")
+            .unwrap()
+            .length(),
+        2
+    );
 }
 
 #[wasm_bindgen_test]

@@ -2,11 +2,10 @@
 //! note's tables and whether the gated run queried the gold tables the baseline missed;
 //! each opens the trajectory.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 use runlens_core::bundle::{GateRow, Outcome};
 
+use super::GateRows;
 use crate::state::UrlState;
 
 fn outcome(o: Option<&Outcome>) -> String {
@@ -39,9 +38,12 @@ pub fn fired_rows<'a>(rows: &'a [GateRow], model: &str) -> Vec<&'a GateRow> {
 
 /// The list for `model`.
 #[component]
-pub fn FiredCells(rows: Arc<Vec<GateRow>>, corpus: String, model: String) -> impl IntoView {
+pub fn FiredCells(rows: GateRows, corpus: String, model: String) -> impl IntoView {
     let state = UrlState::use_context();
-    let list: Vec<GateRow> = fired_rows(&rows, &model).into_iter().cloned().collect();
+    let list: Vec<GateRow> = fired_rows(rows.rows(), &model)
+        .into_iter()
+        .cloned()
+        .collect();
     let n = list.len();
     let items = list
         .into_iter()

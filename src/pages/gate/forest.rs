@@ -2,6 +2,7 @@
 //! last, as a diamond); clicking a row chooses the model (`gmodel`).
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use runlens_charts::{AnyLayout, ForestChart, ForestLayout, ForestRow, Palette};
 use runlens_core::csv::to_csv;
 use runlens_core::metrics::gate::GateGroup;
@@ -11,6 +12,7 @@ use super::groups::ALL;
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, caption};
 use crate::state::UrlState;
 use crate::theme::chart_theme;
+use crate::yield_now::yield_now;
 
 /// Half-width of the x range: the largest |estimate| or interval end, rounded up to 0.05,
 /// at least 0.1.
@@ -107,9 +109,18 @@ pub fn GateForest(groups: RwSignal<Vec<GateGroup>>, corpus: String) -> impl Into
         })
     });
     let slug = corpus.replace(char::is_whitespace, "-");
+    // The plot mounts one task after the table, so opening the view is two shorter tasks.
+    let chart_ready = RwSignal::new(false);
+    spawn_local(async move {
+        yield_now().await;
+        chart_ready.try_set(true);
+    });
+    let plot_caption = cap.clone();
     view! {
         <div class="chart-wrap clickable" on:click=on_click>
-            <ChartCanvas id="gate-forest" chart=chart height=height caption=cap.clone() on_layout=on_layout />
+            <Show when=move || chart_ready.get()>
+                <ChartCanvas id="gate-forest" chart=chart height=height caption=plot_caption.clone() on_layout=on_layout />
+            </Show>
         </div>
         <ExportButtons base_name=format!("gate-forest-{slug}") canvas_id="gate-forest"
             chart=chart caption=cap svg_size=(720, height.get_untracked()) csv=csv />

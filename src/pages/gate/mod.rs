@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use runlens_core::bundle::Bundle;
+use runlens_core::bundle::{Bundle, GateRow};
 use runlens_core::metrics::gate::GateGroup;
 
 use crate::state::UrlState;
@@ -33,6 +33,25 @@ pub fn GateView(
     move || view! { <GateCorpus bundle=bundle.clone() chosen=chosen.get() /> }
 }
 
+/// One corpus's gate rows, read from the bundle (not copied: opening the view on `large`
+/// spent ~10 ms cloning them).
+#[derive(Clone)]
+pub struct GateRows {
+    bundle: Arc<Bundle>,
+    corpus: usize,
+}
+
+impl GateRows {
+    /// The rows, in file order.
+    pub fn rows(&self) -> &[GateRow] {
+        self.bundle
+            .body
+            .corpora
+            .get(self.corpus)
+            .map_or(&[], |c| &c.gate_rows)
+    }
+}
+
 /// The view of the chosen corpus (the first with gate rows when none is chosen).
 #[component]
 fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
@@ -51,11 +70,12 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
             None => String::new(),
         },
     };
-    let Some(corpus) = bundle
+    let index = bundle
         .body
-        .corpus(&name)
-        .filter(|c| !c.gate_rows.is_empty())
-    else {
+        .corpora
+        .iter()
+        .position(|c| c.name == name && !c.gate_rows.is_empty());
+    let Some(index) = index else {
         let what = if name.is_empty() {
             "This bundle".to_owned()
         } else {
@@ -72,12 +92,15 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
         }
         .into_any();
     };
-    let rows = Arc::new(corpus.gate_rows.clone());
-    let grouping = Arc::new(grouping(&rows));
+    let rows = GateRows {
+        bundle: bundle.clone(),
+        corpus: index,
+    };
+    let grouping = Arc::new(grouping(rows.rows()));
     let groups = RwSignal::new(
         grouping
             .iter()
-            .map(|(m, idx)| counts_only(&rows, m, idx))
+            .map(|(m, idx)| counts_only(rows.rows(), m, idx))
             .collect::<Vec<GateGroup>>(),
     );
     let (ready, set_ready) = signal(false);
@@ -91,7 +114,7 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
                     return;
                 }
                 let mut cis = Vec::with_capacity(3);
-                for run in groups::interval_runs(&rows, idx) {
+                for run in groups::interval_runs(rows.rows(), idx) {
                     let Some(mut run) = run else {
                         cis.push(None);
                         continue;

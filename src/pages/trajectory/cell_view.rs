@@ -194,7 +194,13 @@ pub fn CellView(
         let cell = cell.get();
         if gold_steps.with_value(Option::is_none) {
             let built = gold_sql.with_value(|sql| {
-                steps(matcher.as_ref(), sql, &gold_results, &gold, ranking.as_ref())
+                steps(
+                    matcher.as_ref(),
+                    sql,
+                    &gold_results,
+                    &gold,
+                    ranking.as_ref(),
+                )
             });
             gold_steps.set_value(Some(built));
         }
