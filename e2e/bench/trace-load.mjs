@@ -5,7 +5,9 @@
 // sampling profile cannot see the browser's own work ("(program)"). SAMPLES=MS adds, for each
 // task of at least MS ms, the share of V8's samples inside it per function (inclusive).
 //
-// Usage: RUNLENS_BIN=... [SAMPLES=MS] node e2e/bench/trace-load.mjs [--dist DIR] [--bundles DIR] [--save FILE] URL_PATH
+// MIN_TASK=MS lists tasks from MS ms (default 50).
+//
+// Usage: RUNLENS_BIN=... [SAMPLES=MS] [MIN_TASK=MS] node e2e/bench/trace-load.mjs [--dist DIR] [--bundles DIR] [--save FILE] URL_PATH
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, ROOT } from '../tests/server.mjs';
@@ -82,7 +84,8 @@ try {
   const names = new Map(events.filter((e) => e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
   const main = [...names.entries()].find(([, n]) => n === 'CrRendererMain')?.[0];
   const onMain = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur !== undefined);
-  const tasks = onMain.filter((e) => e.name === 'RunTask' && e.dur >= 50000).sort((a, b) => a.ts - b.ts);
+  const minTask = Number(process.env.MIN_TASK || 50) * 1000;
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && e.dur >= minTask).sort((a, b) => a.ts - b.ts);
   const t0 = Math.min(...onMain.map((e) => e.ts));
   for (const task of tasks) {
     const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur <= task.ts + task.dur);

@@ -4,11 +4,12 @@
 //!
 //! Bundles above [`STRIP_ABOVE_BYTES`] of JSON travel as a *view bundle*: long trajectory
 //! text no view computes with (SQL results, final answers, judge and vote reasoning, FM
-//! reasons) is replaced by empty strings, so counts and presence stay exact. SQL text is
-//! kept: the rule checks read it. The full text stays in the worker (see
-//! `crate::data::cell_detail`).
+//! reasons) is replaced by empty strings, so counts and presence stay exact; per-turn token
+//! lists (`usage.per_turn` of cells and gate rows; only the trajectory viewer's chart reads
+//! them, from the full cell) become empty lists. SQL text is kept: the rule checks read it.
+//! The full bundle stays in the worker (see `crate::data::cell_detail`).
 
-use runlens_core::bundle::{Bundle, BundleBody, Cell, Corpus};
+use runlens_core::bundle::{Bundle, BundleBody, Cell, Corpus, Usage};
 use serde::{Deserialize, Serialize};
 
 /// Target size of one chunk of JSON (parsed in one main-thread task: ~25 ms at the page's
@@ -144,13 +145,15 @@ pub fn for_each_chunk(
             }
             l
         });
-        rows(
-            &c.gate_rows,
-            Part::GateRows,
-            chunk_bytes,
-            &mut e,
-            Clone::clone,
-        );
+        rows(&c.gate_rows, Part::GateRows, chunk_bytes, &mut e, |g| {
+            let mut g = g.clone();
+            if strip {
+                for usage in [&mut g.gated_usage, &mut g.baseline_usage] {
+                    empty_per_turn(usage.as_mut());
+                }
+            }
+            g
+        });
     }
 }
 
@@ -186,11 +189,19 @@ pub fn strip_cell(cell: &mut Cell) {
         r.clear();
     }
     blank(&mut cell.final_answer);
+    empty_per_turn(cell.usage.as_mut());
     if let Some(score) = &mut cell.result_score {
         blank(&mut score.reasoning);
         for vote in score.votes.iter_mut().flatten() {
             blank(&mut vote.reasoning);
         }
+    }
+}
+
+/// Empties a usage's per-turn list (kept present: `Some(vec![])`).
+pub fn empty_per_turn(usage: Option<&mut Usage>) {
+    if let Some(turns) = usage.and_then(|u| u.per_turn.as_mut()) {
+        turns.clear();
     }
 }
 

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use leptos::prelude::*;
 use runlens_core::bundle::{
-    Bundle, BundleBody, Cell, Corpus, FmLabel, Provenance, ResultRow, ResultScore, Vote,
+    Bundle, BundleBody, Cell, Corpus, FmLabel, GateRow, Provenance, ResultRow, ResultScore, Usage,
+    Vote,
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
 use runlens_web::data::{BundleRequest, CellDetail, Loaded, Phase, Progress};
@@ -22,6 +23,11 @@ fn cell(n: usize) -> Cell {
         sql_results: (0..n).map(|i| format!("{{\"x\":{i}}}")).collect(),
         final_answer: Some("forty-two".into()),
         turns: Some(n as u32),
+        usage: Some(Usage {
+            total_tokens: Some(100),
+            per_turn: Some(vec![[10, 5, 1, 0, 0]; n]),
+            ..Usage::default()
+        }),
         result_score: Some(ResultScore {
             reasoning: Some("because".into()),
             votes: Some(vec![Vote {
@@ -49,6 +55,16 @@ fn bundle() -> Bundle {
         name: "b".into(),
         models: vec!["m1".into(), "m2".into()],
         results,
+        gate_rows: vec![GateRow {
+            trace_id: "q1".into(),
+            model: "m1".into(),
+            gated_usage: Some(Usage {
+                completion_tokens: Some(7),
+                per_turn: Some(vec![[3, 7, 0, 0, 0]]),
+                ..Usage::default()
+            }),
+            ..GateRow::default()
+        }],
         fm_labels: vec![FmLabel {
             trace_id: "q1".into(),
             model: "m1".into(),
@@ -72,14 +88,15 @@ fn bundle() -> Bundle {
 #[wasm_bindgen_test]
 fn chunks_rebuild_the_bundle_exactly() {
     let b = bundle();
-    // A 1-byte chunk budget puts every row in its own chunk: 3 results + 1 FM label.
+    // A 1-byte chunk budget puts every row in its own chunk: 3 results + 1 FM label + 1
+    // gate row; a large one makes one chunk per list.
     let (back, chunks) = split::round_trip(&b, false, 1).unwrap();
-    assert_eq!(chunks, 4);
+    assert_eq!(chunks, 5);
     assert_eq!(back, b);
     let (back, chunks) = split::round_trip(&b, false, 1 << 20).unwrap();
-    assert_eq!(chunks, 2);
+    assert_eq!(chunks, 3);
     assert_eq!(back, b);
-    assert_eq!(split::row_count(&b), 4);
+    assert_eq!(split::row_count(&b), 5);
 }
 
 #[wasm_bindgen_test]
@@ -98,6 +115,20 @@ fn stripping_keeps_counts_sql_and_the_real_hash() {
         Some("")
     );
     assert_eq!(c.turns, Some(3));
+    // Per-turn token lists are emptied (present, no turns); totals stay.
+    let usage = c.usage.as_ref().unwrap();
+    assert_eq!(
+        (usage.per_turn.as_deref(), usage.total_tokens),
+        (Some(&[][..]), Some(100))
+    );
+    let gated = view.body.corpus("b").unwrap().gate_rows[0]
+        .gated_usage
+        .as_ref()
+        .unwrap();
+    assert_eq!(
+        (gated.per_turn.as_deref(), gated.completion_tokens),
+        (Some(&[][..]), Some(7))
+    );
     let fm = &view.body.corpus("b").unwrap().fm_labels[0];
     assert_eq!((fm.fm.as_str(), fm.reason.as_deref()), ("FM1", Some("")));
     // Everything but the stripped text is unchanged.
@@ -108,6 +139,7 @@ fn stripping_keeps_counts_sql_and_the_real_hash() {
         }
     }
     expected.body.corpora[1].fm_labels[0].reason = Some(String::new());
+    split::empty_per_turn(expected.body.corpora[1].gate_rows[0].gated_usage.as_mut());
     assert_eq!(view, expected);
 }
 
