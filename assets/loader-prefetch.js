@@ -10,6 +10,7 @@
 //   { failed: 'network' | 'body' | 'inflate', message }
 //   { failed: 'status', status, statusText }
 //   { bytes: Uint8Array, downloadBytes, downloadMs, gunzipMs, inflated: boolean }
+// gzip is inflated as it arrives; `gunzipMs` is the inflate time left after the last byte came.
 // While it runs, `phase` ('downloading', then 'inflating' for gzip), `done` (bytes so far) and
 // `total` (the Content-Length, or null) say how far it is; `settled` turns true at the end.
 
@@ -44,39 +45,82 @@ async function run(url, signal, state) {
   if (!response.ok) return { failed: 'status', status: response.status, statusText: response.statusText };
   const length = Number.parseInt((response.headers.get('content-length') ?? '').trim(), 10);
   state.total = Number.isSafeInteger(length) && length >= 0 ? length : null;
-  const pieces = [];
+  const reader = response.body ? response.body.getReader() : null;
+  let bodyError = null;
+  let downloadMs = 0;
+  const next = async () => {
+    if (!reader) return { done: true };
+    try {
+      const chunk = await reader.read();
+      if (!chunk.done) state.done += chunk.value.length;
+      return chunk;
+    } catch (error) {
+      bodyError = error;
+      throw error;
+    }
+  };
+  // The first bytes tell gzip from plain JSON.
+  const head = [];
+  let headBytes = 0;
+  let ended = false;
   try {
-    if (response.body) {
-      const reader = response.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        pieces.push(value);
-        state.done += value.length;
-      }
+    while (headBytes < 2) {
+      const { done, value } = await next();
+      if (done) { ended = true; break; }
+      head.push(value);
+      headBytes += value.length;
     }
   } catch (error) {
     return { failed: 'body', message: messageOf(error) };
   }
-  const bytes = new Uint8Array(state.done);
+  const first = join(head, headBytes);
+  const gzip = first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b;
+  if (!gzip || typeof DecompressionStream !== 'function') {
+    const pieces = [first];
+    try {
+      while (!ended) {
+        const { done, value } = await next();
+        if (done) break;
+        pieces.push(value);
+      }
+    } catch (error) {
+      return { failed: 'body', message: messageOf(error) };
+    }
+    const bytes = join(pieces, state.done);
+    return { bytes, downloadBytes: bytes.length, downloadMs: performance.now() - t0, gunzipMs: 0, inflated: false };
+  }
+  // gzip: inflated as it arrives, so the inflate overlaps the download.
+  const source = new ReadableStream({
+    start(controller) { controller.enqueue(first); },
+    async pull(controller) {
+      const { done, value } = await next();
+      if (!done) return controller.enqueue(value);
+      downloadMs = performance.now() - t0;
+      state.phase = 'inflating';
+      controller.close();
+    },
+    cancel(reason) { return reader?.cancel(reason); },
+  });
+  try {
+    const stream = source.pipeThrough(new DecompressionStream('gzip'));
+    const json = new Uint8Array(await new Response(stream).arrayBuffer());
+    // The inflate left after the last byte arrived (the rest overlapped the download).
+    const gunzipMs = performance.now() - t0 - downloadMs;
+    return { bytes: json, downloadBytes: state.done, downloadMs, gunzipMs, inflated: true };
+  } catch (error) {
+    if (bodyError) return { failed: 'body', message: messageOf(bodyError) };
+    return { failed: 'inflate', message: messageOf(error) };
+  }
+}
+
+/** The `pieces` (`total` bytes in all) as one array. */
+function join(pieces, total) {
+  if (pieces.length === 1 && pieces[0].length === total) return pieces[0];
+  const bytes = new Uint8Array(total);
   let at = 0;
   for (const piece of pieces) {
     bytes.set(piece, at);
     at += piece.length;
   }
-  pieces.length = 0;
-  const downloadMs = performance.now() - t0;
-  const gzip = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
-  if (!gzip || typeof DecompressionStream !== 'function') {
-    return { bytes, downloadBytes: bytes.length, downloadMs, gunzipMs: 0, inflated: false };
-  }
-  state.phase = 'inflating';
-  const t1 = performance.now();
-  try {
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    const json = new Uint8Array(await new Response(stream).arrayBuffer());
-    return { bytes: json, downloadBytes: bytes.length, downloadMs, gunzipMs: performance.now() - t1, inflated: true };
-  } catch (error) {
-    return { failed: 'inflate', message: messageOf(error) };
-  }
+  return bytes;
 }

@@ -70,7 +70,8 @@ pub fn round_trip(
     let mut asm = Assembler::new(&skeleton_json(bundle))?;
     let mut chunks = 0;
     let mut result = Ok(());
-    for_each_chunk(bundle, strip, chunk_bytes, |key, _, json| {
+    let mut bundle = bundle.clone();
+    for_each_chunk(&mut bundle, strip, chunk_bytes, |key, _, json| {
         chunks += 1;
         if result.is_ok() {
             result = asm.add(key, &json);

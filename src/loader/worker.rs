@@ -89,7 +89,7 @@ fn handle(ev: &MessageEvent) {
 
 async fn run(request: BundleRequest) {
     let progress = |p| post(&FromWorker::Progress(p), None);
-    let (bundle, mut stats) = match pipeline::load_full(&request, &progress, false).await {
+    let (mut bundle, mut stats) = match pipeline::load_full(&request, &progress, false).await {
         Ok(loaded) => loaded,
         Err(e) => {
             return post(
@@ -110,7 +110,7 @@ async fn run(request: BundleRequest) {
         },
         Some(&split::skeleton_json(&bundle)),
     );
-    split::for_each_chunk(&bundle, strip, CHUNK_BYTES, |key, rows, json| {
+    split::for_each_chunk(&mut bundle, strip, CHUNK_BYTES, |key, rows, json| {
         post(
             &FromWorker::Chunk {
                 key,

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use leptos::prelude::*;
 use runlens_core::bundle::{
-    Bundle, BundleBody, Cell, Corpus, FmLabel, GateRow, Provenance, ResultRow, ResultScore, Usage,
-    Vote,
+    Bundle, BundleBody, Cell, Corpus, FmLabel, GateRow, Provenance, Question, ResultRow,
+    ResultScore, Usage, Vote,
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
 use runlens_web::data::{BundleRequest, CellDetail, Loaded, Phase, Progress};
@@ -141,6 +141,28 @@ fn stripping_keeps_counts_sql_and_the_real_hash() {
     expected.body.corpora[1].fm_labels[0].reason = Some(String::new());
     split::empty_per_turn(expected.body.corpora[1].gate_rows[0].gated_usage.as_mut());
     assert_eq!(view, expected);
+}
+
+#[wasm_bindgen_test]
+fn stripped_chunks_leave_the_worker_s_bundle_whole() {
+    // The worker keeps the bundle it splits (cell details, the hash check): stripping moves
+    // the text out while a row is written and must put every piece back.
+    let mut b = bundle();
+    b.body.corpora[1].questions.push(Question {
+        trace_id: "q1".into(),
+        annotators: Some([("gold".to_owned(), cell(2))].into_iter().collect()),
+        ..Question::default()
+    });
+    let mut kept = b.clone();
+    let mut stripped_json = 0;
+    split::for_each_chunk(&mut kept, true, 1, |_, _, json| stripped_json += json.len());
+    assert_eq!(kept, b);
+    // The same bytes as the stripped view written whole.
+    let (mut view, _) = split::round_trip(&b, true, 1).unwrap();
+    let mut view_json = 0;
+    split::for_each_chunk(&mut view, false, 1, |_, _, json| view_json += json.len());
+    assert_eq!(stripped_json, view_json);
+    assert_ne!(view, b);
 }
 
 #[wasm_bindgen_test]
