@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use js_sys::{Function, Uint8Array};
 use runlens_core::bundle::Bundle;
@@ -14,6 +14,7 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
+use super::boards;
 use super::pipeline;
 use super::prestart;
 use super::protocol::{self, FromWorker, ToWorker};
@@ -88,6 +89,8 @@ pub(super) struct State {
     transfer_bytes: usize,
     /// Content hash of the bundle the worker sent (the key of its gold parses).
     hash: String,
+    /// The bundle handed over, while it is alive (the key of the worker's leaderboard rows).
+    shown: Weak<Bundle>,
     /// The loaded bundle when it was loaded on the main thread (answers details locally).
     pub(super) local: Option<Arc<Bundle>>,
     pub(super) pending: HashMap<u32, Function>,
@@ -273,9 +276,17 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
             if let Ok(loaded) = &result {
                 let hash = loaded.bundle.content_hash.clone();
                 bundle_matcher::expect_parses(&hash);
-                state.borrow_mut().hash = hash;
+                let mut s = state.borrow_mut();
+                s.hash = hash;
+                s.shown = Arc::downgrade(&loaded.bundle);
             }
             finish(state, result);
+        }
+        FromWorker::Boards => {
+            let shown = state.borrow().shown.upgrade();
+            if let Some(bundle) = shown {
+                boards::install(&bundle, &body);
+            }
         }
         FromWorker::GoldParses => {
             // Malformed or `null`: nothing recorded, and the page parses what it needs.

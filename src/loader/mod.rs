@@ -5,6 +5,7 @@
 //! docs/architecture.md, "Loading".
 
 pub mod assemble;
+pub mod boards;
 pub mod client;
 pub mod detail;
 pub mod digest;

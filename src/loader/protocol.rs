@@ -64,6 +64,9 @@ pub enum FromWorker {
         /// Sizes and timings measured in the worker.
         stats: LoadStats,
     },
+    /// The leaderboard rows of every corpus (`body`: JSON, see [`super::boards`]), computed
+    /// right after [`FromWorker::Done`].
+    Boards,
     /// The content hash matched (after [`FromWorker::Done`]; imports have nothing to check).
     Verified {
         /// Time the check took in the worker, ms.

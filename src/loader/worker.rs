@@ -11,6 +11,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+use super::boards;
 use super::detail::CellDetail;
 use super::digest::verify_bundle_fast;
 use super::pipeline;
@@ -125,6 +126,7 @@ async fn run(request: BundleRequest) {
     // (see crate::bundle_matcher), then the content hash is checked: a mismatch replaces the
     // shown bundle with the error.
     post(&FromWorker::Done { stats }, None);
+    post(&FromWorker::Boards, Some(&boards::json(&bundle)));
     let statements: Vec<String> = StatementParses::gold_statements(&bundle.body)
         .into_iter()
         .map(str::to_owned)

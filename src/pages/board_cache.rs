@@ -1,6 +1,7 @@
 //! The leaderboard rows of each corpus, kept across mounts (per bundle) and, on large
 //! corpora, built in slices that yield to the browser so that opening the view does not
-//! freeze the page.
+//! freeze the page. After a load the worker sends the rows it computed from the full bundle
+//! (crate::loader::boards); a build in progress stops at its next slice when they are in.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -50,6 +51,18 @@ fn keep(bundle: &Arc<Bundle>, name: &str, rows: Vec<LeaderboardEntry>) -> Rows {
     rows
 }
 
+/// Keeps `rows` (built elsewhere: the loader worker) for the corpus named `name` unless rows
+/// are kept already; whether they were kept.
+pub fn keep_if_missing(bundle: &Arc<Bundle>, name: &str, rows: &[LeaderboardEntry]) -> bool {
+    with_cache(bundle, |c| {
+        if c.contains_key(name) {
+            return false;
+        }
+        c.insert(name.to_owned(), Arc::new(rows.to_vec()));
+        true
+    })
+}
+
 /// Whether the corpus is small enough to build at once.
 pub fn is_small(corpus: &Corpus) -> bool {
     corpus.results.len().saturating_mul(corpus.models.len()) <= SYNC_CELLS
@@ -88,6 +101,10 @@ pub async fn rows_in_steps(
             yield_now().await;
             if !alive() {
                 return None;
+            }
+            // The loader worker's rows may have come in meanwhile.
+            if let Some(hit) = cached(&bundle, &name) {
+                return Some(hit);
             }
             start = now_ms();
         }

@@ -1,6 +1,6 @@
 //! The leaderboard view on a corpus over `SYNC_CELLS`: a progress notice right after mount,
 //! then the rows built in slices with exact pass rates; mounted again, the rows come from the
-//! per-bundle cache at once.
+//! per-bundle cache at once; rows the loader worker sends end a build in progress.
 
 use std::sync::Arc;
 
@@ -8,8 +8,13 @@ use leptos::prelude::*;
 use runlens_core::bundle::{
     Bundle, BundleBody, Cell, Corpus, Outcome, Provenance, ResultRow, ResultScore,
 };
+use runlens_core::metrics::board_run::BoardRun;
+use runlens_web::data::decode_bundle;
+use runlens_web::loader::boards;
 use runlens_web::pages::LeaderboardView;
-use runlens_web::pages::board_cache::SYNC_CELLS;
+use runlens_web::pages::board_cache::{self, SYNC_CELLS};
+
+use crate::sample_files::SAMPLE;
 use runlens_web::state::{UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::wasm_bindgen_test;
@@ -118,4 +123,40 @@ async fn a_large_corpus_is_built_in_slices_then_cached() {
     leptos::task::tick().await;
     assert!(!has(&again, "[data-testid='leaderboard-progress']"));
     assert_eq!(pass(&again, "b"), Some(10_000.0 / 20_001.0));
+}
+
+#[wasm_bindgen_test]
+async fn rows_from_the_loader_worker_are_shown_instead_of_the_pages_build() {
+    let bundle = big();
+    let host = mount(bundle.clone());
+    assert!(has(&host, "[data-testid='leaderboard-progress']"));
+    // The worker's rows (made distinguishable: `a` at 1/4) arrive before the build's first
+    // slice (the build starts in the task after the mount). Rows arriving between slices
+    // end the build the same way; when they come is up to the worker, so that is not pinned.
+    let mut rows = BoardRun::new(&bundle.body, &bundle.body.corpora[0]).finish();
+    rows[0].row.pass = Some(0.25);
+    let json = serde_json::to_vec(&[("big", &rows)]).unwrap();
+    assert_eq!(boards::install(&bundle, &json), 1);
+    let mut waited = 0;
+    while pass(&host, "b").is_none() && waited < 20_000 {
+        sleep(20).await;
+        waited += 20;
+    }
+    assert_eq!(pass(&host, "a"), Some(0.25));
+    assert_eq!(pass(&host, "b"), Some(10_000.0 / 20_001.0));
+    assert!(!has(&host, "[data-testid='leaderboard-progress']"));
+    // Rows kept already are not replaced.
+    assert_eq!(boards::install(&bundle, &json), 0);
+}
+
+#[wasm_bindgen_test]
+fn the_workers_rows_of_the_sample_are_the_pages_own_exactly() {
+    let bundle = Arc::new(decode_bundle("article.json.gz", SAMPLE).unwrap());
+    let json = boards::json(&bundle);
+    assert_eq!(boards::install(&bundle, b"{not json"), 0);
+    assert_eq!(boards::install(&bundle, &json), 2);
+    for corpus in &bundle.body.corpora {
+        let kept = board_cache::cached(&bundle, &corpus.name).unwrap();
+        assert_eq!(*kept, BoardRun::new(&bundle.body, corpus).finish());
+    }
 }

@@ -1,6 +1,6 @@
 //! Per-model leaderboard statistics (08_results_stats, harness-formats §11.2).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::cell_facts::CellFacts;
 use super::paired::{PairedTest, paired_z_test};
@@ -16,7 +16,7 @@ pub struct ModelColumn {
 }
 
 /// Token totals and medians over cells with exact usage (18_ceiling's rule).
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct TokenSummary {
     /// Cells with a usage block, no missing calls, and known total and output tokens.
     pub usage_cells: usize,
@@ -33,7 +33,7 @@ pub struct TokenSummary {
 }
 
 /// One leaderboard row. Rates are fractions in `[0, 1]`, unrounded.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LeaderboardRow {
     /// Model key.
     pub model: String,

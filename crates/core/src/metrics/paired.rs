@@ -1,11 +1,11 @@
 //! The paired z-test of 08_results_stats (harness-formats §11.2).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::stats::{mean, normal_two_sided_p, sample_std};
 
 /// Result of a paired comparison against the top model.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct PairedTest {
     /// Number of questions where both cells are scored.
     pub n: usize,

@@ -1,6 +1,6 @@
 //! The `leaderboard` and `board` sections of a [`super::report::MetricsReport`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::cell_facts::CellFacts;
 use super::leaderboard::{LeaderboardRow, ModelColumn, leaderboard};
@@ -8,7 +8,7 @@ use super::pass_at_budget::{PassAtBudget, pass_at_budget};
 use crate::bundle::{BundleBody, Corpus};
 
 /// A leaderboard row with the model's display name.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LeaderboardEntry {
     /// Display name (the key when unknown).
     pub name: String,

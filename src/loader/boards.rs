@@ -1,0 +1,45 @@
+//! The leaderboard rows the worker computes from the full bundle right after handing it over
+//! ([`super::protocol::FromWorker::Boards`]): the page's leaderboard shows them instead of
+//! building its own in slices ([`crate::pages::board_cache`]), the last step of the first
+//! view after a load.
+
+use std::sync::Arc;
+
+use runlens_core::bundle::Bundle;
+use runlens_core::metrics::board_run::BoardRun;
+use runlens_core::metrics::report_board::LeaderboardEntry;
+
+use crate::pages::board_cache;
+
+/// Rows of one corpus, by corpus name.
+type Boards = Vec<(String, Vec<LeaderboardEntry>)>;
+
+/// Worker side: the rows of every corpus as JSON. A corpus whose rows would not come back
+/// exactly (serde_json writes a non-finite number as `null`) is left out; the page builds it.
+pub fn json(bundle: &Bundle) -> Vec<u8> {
+    let boards: Boards = bundle
+        .body
+        .corpora
+        .iter()
+        .filter_map(|corpus| {
+            let rows = BoardRun::new(&bundle.body, corpus).finish();
+            let json = serde_json::to_vec(&rows).ok()?;
+            let back: Vec<LeaderboardEntry> = serde_json::from_slice(&json).ok()?;
+            (back == rows).then(|| (corpus.name.clone(), rows))
+        })
+        .collect();
+    serde_json::to_vec(&boards).unwrap_or_default()
+}
+
+/// Page side: keeps the rows in `json` for `bundle` (corpora it has, not yet built); returns
+/// how many corpora were kept. Malformed JSON keeps nothing: the page builds the rows itself.
+pub fn install(bundle: &Arc<Bundle>, json: &[u8]) -> usize {
+    let Ok(boards) = serde_json::from_slice::<Boards>(json) else {
+        return 0;
+    };
+    boards
+        .into_iter()
+        .filter(|(name, _)| bundle.body.corpora.iter().any(|c| &c.name == name))
+        .filter(|(name, rows)| board_cache::keep_if_missing(bundle, name, rows))
+        .count()
+}
