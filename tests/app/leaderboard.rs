@@ -98,6 +98,15 @@ async fn sleep(ms: i32) {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
+/// Waits (up to 20 s) until `model`'s pass rate is shown.
+async fn wait_for_pass(host: &web_sys::HtmlElement, model: &str) {
+    let mut waited = 0;
+    while pass(host, model).is_none() && waited < 20_000 {
+        sleep(20).await;
+        waited += 20;
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_large_corpus_is_built_in_slices_then_cached() {
     const { assert!(20_001 * 2 > SYNC_CELLS) };
@@ -108,11 +117,7 @@ async fn a_large_corpus_is_built_in_slices_then_cached() {
     assert!(has(&host, "[data-testid='leaderboard-progress']"));
     assert_eq!(pass(&host, "a"), None);
     leptos::task::tick().await;
-    let mut waited = 0;
-    while pass(&host, "b").is_none() && waited < 20_000 {
-        sleep(20).await;
-        waited += 20;
-    }
+    wait_for_pass(&host, "b").await;
     assert_eq!(pass(&host, "a"), Some(1.0));
     // b passes q1, q3, …, q19999: 10,000 of 20,001.
     assert_eq!(pass(&host, "b"), Some(10_000.0 / 20_001.0));
@@ -137,11 +142,7 @@ async fn rows_from_the_loader_worker_are_shown_instead_of_the_pages_build() {
     rows[0].row.pass = Some(0.25);
     let json = serde_json::to_vec(&[("big", &rows)]).unwrap();
     assert_eq!(boards::install(&bundle, &json), 1);
-    let mut waited = 0;
-    while pass(&host, "b").is_none() && waited < 20_000 {
-        sleep(20).await;
-        waited += 20;
-    }
+    wait_for_pass(&host, "b").await;
     assert_eq!(pass(&host, "a"), Some(0.25));
     assert_eq!(pass(&host, "b"), Some(10_000.0 / 20_001.0));
     assert!(!has(&host, "[data-testid='leaderboard-progress']"));
