@@ -3,15 +3,23 @@
 // Bundle text can therefore never run as script, even if it ever reached the DOM as HTML.
 // It also writes loader-worker.js: the loader Web Worker runs the app's own module (same
 // hashed .js/.wasm as the page, so the browser downloads it once) and starts the loader, after
-// starting the bundle's early download (assets/loader-prefetch.js).
+// starting the bundle's early download (assets/loader-prefetch.js). First, scripts/split.mjs
+// replaces trunk's module by the split one.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
+import { splitApp } from './split.mjs';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) { console.error('csp.mjs: TRUNK_STAGING_DIR is not set (run it as a trunk hook)'); process.exit(1); }
 const file = path.join(dir, 'index.html');
 let html = readFileSync(file, 'utf8');
+try {
+  html = await splitApp(dir, html, process.env.TRUNK_PROFILE === 'release' ? 'release' : 'debug');
+} catch (e) {
+  console.error(e.message);
+  process.exit(1);
+}
 const moduleJs = html.match(/import init, \* as bindings from '([^']+\.js)'/);
 const moduleWasm = html.match(/module_or_path: '([^']+\.wasm)'/);
 if (!moduleJs || !moduleWasm) { console.error("csp.mjs: trunk's loader script was not found in index.html"); process.exit(1); }

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.21.14   # newest trunk whose rust-version fits Rust 1.95 (0.22 needs 1.96.1)
 # wasm-bindgen-cli must equal the wasm-bindgen crate locked in Cargo.lock.
 WBG_VERSION=$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/[^0-9.]/, ""); print; exit}' Cargo.lock)
+SPLIT_VERSION=0.2.4     # wasm_split_cli_support (reads what leptos' wasm_split_helpers 0.2 writes)
 have() { command -v "$1" >/dev/null 2>&1; }
 say() { printf 'setup: %s\n' "$*"; }
 
@@ -24,6 +25,12 @@ if ! have wasm-bindgen || [ "$(wasm-bindgen --version)" != "wasm-bindgen $WBG_VE
   say "installing wasm-bindgen-cli $WBG_VERSION (about 2 minutes, once)"
   # Not --locked: a locked dependency (webpki-roots 1.0.11) is not served by the registry.
   cargo install wasm-bindgen-cli --version "$WBG_VERSION" --force
+fi
+# The module split of the release app (scripts/split.mjs): wasm-split-cli from the crate
+# wasm_split_cli_support, the splitter of cargo-leptos' --split, at the version tested here.
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$SPLIT_VERSION:"; then
+  say "installing wasm-split-cli $SPLIT_VERSION (about a minute, once)"
+  cargo install wasm_split_cli_support --version "$SPLIT_VERSION" --features build-binary --locked --force
 fi
 if ! have chromium || ! have chromedriver; then
   say "installing Debian's chromium and chromium-driver"

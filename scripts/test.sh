@@ -27,6 +27,8 @@ step "clippy, native crates"
 cargo clippy --workspace --exclude runlens-web --all-targets --locked -- -D warnings
 step "clippy, wasm32 (app, core, charts; benches are native-only)"
 cargo clippy -p runlens-web -p runlens-core -p runlens-charts "${WASM[@]}" --lib --bins --tests --locked -- -D warnings
+step "clippy, wasm32 app with the module split (what trunk builds)"
+cargo clippy -p runlens-web "${WASM[@]}" --features split --lib --bins --locked -- -D warnings
 
 step "runlens-core stays pure (no web, async or drawing dependency)"
 scripts/check-core-purity.sh

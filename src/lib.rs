@@ -17,6 +17,7 @@ pub mod loader;
 pub mod pages;
 pub mod panic;
 pub mod per_bundle;
+pub mod split_points;
 pub mod state;
 pub mod theme;
 pub mod warm_fonts;

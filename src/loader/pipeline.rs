@@ -2,7 +2,7 @@
 //! no worker): download or read, inflate, parse, check the hash, or import harness files.
 
 use runlens_core::bundle::Bundle;
-use runlens_core::import::{ImportOptions, InputFile, import_files_keeping_warnings};
+use runlens_core::import::{ImportOptions, InputFile};
 
 use super::digest::verify_bundle_fast;
 use super::files::{self, Opened};
@@ -76,7 +76,7 @@ pub async fn load_full(
                     };
                     decode(&name, bytes, stats, progress, verify).await
                 }
-                Opened::Harness(inputs) => import(&inputs, read_ms, progress),
+                Opened::Harness(inputs) => import(&inputs, read_ms, progress).await,
             }
         }
     }
@@ -135,7 +135,7 @@ async fn parse(
     Ok((bundle, stats))
 }
 
-fn import(
+async fn import(
     inputs: &[InputFile],
     read_ms: f64,
     progress: OnProgress<'_>,
@@ -152,10 +152,15 @@ fn import(
         created_at: String::from(js_sys::Date::new_0().to_iso_string()),
         ..ImportOptions::default()
     };
-    let imported = import_files_keeping_warnings(inputs, &opts).map_err(|f| LoadError::Import {
-        message: f.error.to_string(),
-        warnings: f.warnings,
-    })?;
+    let imported = crate::split_points::split_call!(import_harness(inputs, &opts))
+        .map_err(|e| LoadError::Import {
+            message: e.to_string(),
+            warnings: Vec::new(),
+        })?
+        .map_err(|f| LoadError::Import {
+            message: f.error.to_string(),
+            warnings: f.warnings,
+        })?;
     let bundle = imported.bundle;
     let stats = LoadStats {
         download_bytes: total,

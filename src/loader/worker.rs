@@ -127,18 +127,13 @@ async fn run(request: BundleRequest) {
     // shown bundle with the error.
     post(&FromWorker::Done { stats }, None);
     post(&FromWorker::Boards, Some(&boards::json(&bundle)));
-    let statements: Vec<String> = StatementParses::gold_statements(&bundle.body)
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
-    let matcher = (!bundle.body.namespaces.is_empty())
-        .then(|| TableMatcher::new(&bundle.body.namespaces).ok())
-        .flatten();
     let bundle = Rc::new(bundle);
     FULL.set(Some(bundle.clone()));
-    let parses = match matcher {
-        Some(m) => Some(gold_parses(&m, &statements).await),
-        None => None,
+    // Without the parser's chunk the page keeps the harness rule only (as for a bundle
+    // without namespaces).
+    let parses = match crate::split_points::split_call!(gold_parses_task(bundle.clone())) {
+        Ok(task) => task.await,
+        Err(_) => None,
     };
     post(
         &FromWorker::GoldParses,
@@ -168,8 +163,21 @@ async fn run(request: BundleRequest) {
 /// Statements parsed per slice; the worker answers detail requests between slices.
 const PARSE_SLICE: usize = 64;
 
-/// The parser rule's outcome for `statements`, a slice at a time.
-async fn gold_parses(matcher: &TableMatcher, statements: &[String]) -> StatementParses {
+/// The parser rule's outcome for the bundle's gold SQL (none without namespaces), a slice
+/// at a time; in the `gold_sql` chunk of a split build.
+pub async fn gold_parses(bundle: Rc<Bundle>) -> Option<StatementParses> {
+    let statements: Vec<String> = StatementParses::gold_statements(&bundle.body)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let matcher = (!bundle.body.namespaces.is_empty())
+        .then(|| TableMatcher::new(&bundle.body.namespaces).ok())
+        .flatten()?;
+    drop(bundle);
+    Some(parse_slices(&matcher, &statements).await)
+}
+
+async fn parse_slices(matcher: &TableMatcher, statements: &[String]) -> StatementParses {
     let mut out = matcher.statement_parses(std::iter::empty());
     for slice in statements.chunks(PARSE_SLICE) {
         let part = matcher.statement_parses(slice.iter().map(String::as_str));

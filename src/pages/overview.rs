@@ -1,7 +1,7 @@
 //! The view of one loaded bundle: header with provenance, then the views.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
@@ -11,11 +11,9 @@ use crate::bundle_matcher::bundle_matcher;
 use crate::compiled_rules::compiled_rules;
 use crate::components::{BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
 use crate::data::LoadStats;
+use crate::pages::LeaderboardView;
 use crate::pages::ranking::prefetch_view;
 use crate::pages::relabel::OverridesBar;
-use crate::pages::{
-    AuditView, FailuresView, GateView, LeaderboardView, RankingView, TrajectoryView,
-};
 use crate::state::{OverridesState, Tab, UrlState};
 use crate::yield_now::{mounted_flag, yield_idle};
 
@@ -49,18 +47,28 @@ pub fn Overview(
     let tab = Memo::new(move |_| state.with(|s| s.tab));
     // Every view reads the effective bundle: the loaded one with label overrides applied.
     let effective = OverridesState::provide(bundle.clone()).effective;
-    warm_up(bundle.clone(), effective, state);
+    let alive = mounted_flag();
+    leptos::task::spawn_local(async move {
+        yield_idle().await;
+        if alive.load(Ordering::Relaxed) {
+            let alive = alive.clone();
+            // Without its chunk there is nothing to warm; the views say so when opened.
+            if let Ok(task) =
+                crate::split_points::split_call!(warm_up_task(bundle, effective, state, alive))
+            {
+                task.await;
+            }
+        }
+    });
+    let chunks = crate::split_points::ViewChunks::provide();
     let views = move || {
+        chunks.track();
         let bundle = effective.get();
         let tab = tab.get();
         release_focus_in_main();
         match tab {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
-            Tab::Ranking => view! { <RankingView bundle=bundle.clone() /> }.into_any(),
-            Tab::Failures => view! { <FailuresView bundle=bundle.clone() /> }.into_any(),
-            Tab::Audit => view! { <AuditView bundle=bundle.clone() /> }.into_any(),
-            Tab::Gate => view! { <GateView bundle=bundle.clone() /> }.into_any(),
-            Tab::Trajectory => view! { <TrajectoryView bundle=bundle.clone() /> }.into_any(),
+            other => crate::split_points::lazy_view(other, bundle.clone()),
         }
     };
     view! {
@@ -125,14 +133,16 @@ fn release_focus_in_main() {
 /// matcher and its rules config, ~25 ms each) in idle tasks, after the first view is built,
 /// so that the first open does not pay for it; then, unless the ranking view is the one
 /// shown, what opening it would compute (small corpora; see `ranking::prefetch_view`).
-fn warm_up(bundle: Arc<Bundle>, effective: RwSignal<Arc<Bundle>>, state: UrlState) {
-    let alive = mounted_flag();
-    leptos::task::spawn_local(async move {
+/// Runs in the `warm_up` chunk of a split build, fetched in the idle time after the first
+/// view; `alive` is cleared when the overview leaves.
+pub async fn warm_up(
+    bundle: Arc<Bundle>,
+    effective: RwSignal<Arc<Bundle>>,
+    state: UrlState,
+    alive: Arc<AtomicBool>,
+) {
+    {
         let left = || !alive.load(Ordering::Relaxed);
-        yield_idle().await;
-        if left() {
-            return;
-        }
         let _ = bundle_matcher(&bundle);
         yield_idle().await;
         if left() {
@@ -160,5 +170,5 @@ fn warm_up(bundle: Arc<Bundle>, effective: RwSignal<Arc<Bundle>>, state: UrlStat
             };
             prefetch_view(shown, s, current).await;
         }
-    });
+    }
 }

@@ -71,6 +71,11 @@ impl UrlState {
         self.state.with_untracked(f)
     }
 
+    /// The tab shown, or `None` once the state is gone (the app unmounted).
+    pub fn try_tab(&self) -> Option<Tab> {
+        self.state.try_with_untracked(|s| s.tab)
+    }
+
     /// Changes the state and adds a history entry.
     pub fn push(&self, f: impl FnOnce(&mut ViewState)) {
         self.change(f, true);

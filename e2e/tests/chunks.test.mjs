@@ -1,0 +1,78 @@
+// The module split (src/split_points.rs, scripts/split.mjs): the leaderboard needs no chunk; a
+// view's chunk is fetched once, when the view first opens, with a "loading" line meanwhile; a
+// chunk that cannot be fetched gives a plain error in that view and the app stays usable.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { startServer, ROOT } from './server.mjs';
+import { launch, newPage } from './browser.mjs';
+
+const CHUNK = /\/((?:split|chunk)_[a-z_0-9]+)-[0-9a-f]{16}\.wasm$/;
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launch();
+});
+after(async () => { await browser?.close(); await server?.stop(); });
+
+/** Opens the sample, recording which chunks the page fetches (name → count). */
+async function openSample(route) {
+  const { page, problems } = await newPage(browser);
+  const fetched = new Map();
+  page.on('request', (r) => {
+    const m = r.url().match(CHUNK);
+    if (m) fetched.set(m[1], (fetched.get(m[1]) ?? 0) + 1);
+  });
+  if (route) await page.route(route.glob, route.handler);
+  await page.goto(`${server.url}/?bundle=bundles/article.json.gz`);
+  await page.waitForSelector('[data-testid="leaderboard-view"] tbody tr', { timeout: 30000 });
+  return { page, problems, fetched };
+}
+
+test('the build is split: the views and the parser are chunks of their own', () => {
+  const dist = process.env.RUNLENS_DIST || path.join(ROOT, 'dist');
+  const names = readdirSync(dist).map((f) => f.match(/^(split_[a-z_]+)-[0-9a-f]{16}\.wasm$/)?.[1]).filter(Boolean);
+  assert.deepEqual(names.sort(), ['split_audit', 'split_failures', 'split_gate', 'split_gold_sql', 'split_import',
+    'split_ranking', 'split_trajectory', 'split_warm_up']);
+});
+
+test('a view\'s chunk comes when the view first opens, with a loading line meanwhile', async () => {
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const { page, problems, fetched } = await openSample({
+    glob: '**/split_ranking-*.wasm',
+    handler: async (route) => { await held; await route.continue(); },
+  });
+  assert.equal(fetched.get('split_ranking'), undefined, 'the ranking chunk came before the view opened');
+  await page.getByRole('tab', { name: 'Table ranking' }).click();
+  await page.waitForSelector('[data-testid="view-loading"]', { timeout: 10000 });
+  release();
+  await page.waitForSelector('[data-metric^="recall@"]', { timeout: 30000 });
+  assert.equal(await page.locator('[data-testid="view-loading"]').count(), 0);
+  // Back and forth: the chunk is fetched once.
+  await page.getByRole('tab', { name: 'Leaderboard' }).click();
+  await page.getByRole('tab', { name: 'Table ranking' }).click();
+  await page.waitForSelector('[data-metric^="recall@"]', { timeout: 30000 });
+  assert.equal(fetched.get('split_ranking'), 1);
+  assert.deepEqual(problems, []);
+});
+
+test('a chunk that cannot be fetched: a plain error in its view, the others still work', async () => {
+  const { page, problems } = await openSample({
+    glob: '**/split_gate-*.wasm',
+    handler: (route) => route.abort('internetdisconnected'),
+  });
+  await page.getByRole('tab', { name: 'Gate' }).click();
+  const error = page.locator('[data-testid="chunk-error"]');
+  await error.waitFor({ timeout: 20000 });
+  assert.match(await error.innerText(), /could not be loaded.*reload the page/);
+  await page.getByRole('tab', { name: 'Leaderboard' }).click();
+  await page.waitForSelector('[data-testid="leaderboard-view"] tbody tr', { timeout: 10000 });
+  await page.getByRole('tab', { name: 'Failures' }).click();
+  await page.waitForSelector('[data-testid="failures-view"]', { timeout: 30000 });
+  // The fetch failure is logged by the chunk loader; nothing panicked and no script error.
+  assert.deepEqual(problems.filter((p) => !/Failed to fetch|ERR_INTERNET_DISCONNECTED|TypeError: Failed/.test(p)), []);
+});
