@@ -24,6 +24,7 @@ function run(cmd, args) {
   try {
     return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 26 });
   } catch (e) {
+    if (e.code === 'ENOENT') fail(`${cmd} was not found on PATH (scripts/setup.sh installs it; source scripts/env.sh)`);
     fail(`${cmd} ${args.join(' ')} failed (${e.status ?? e.code}):\n${e.stderr ?? ''}${e.stdout ?? ''}`);
   }
 }
@@ -63,9 +64,12 @@ function swap(text, from, to, where) {
  * (trunk's index.html) pointing at it. `profile` is trunk's (`release` runs wasm-opt).
  */
 export async function splitApp(dir, html, profile) {
-  const oldJs = html.match(/import init, \* as bindings from '\.\/([^']+\.js)'/)?.[1];
-  const oldWasm = html.match(/module_or_path: '\.\/([^']+\.wasm)'/)?.[1];
-  if (!oldJs || !oldWasm) fail("trunk's loader script was not found in index.html");
+  // trunk names its files under the public URL (`./` by default, `--public-url /a/b/`).
+  const js0 = html.match(/import init, \* as bindings from '([^']*\/)?([^'/]+\.js)'/);
+  const wasm0 = html.match(/module_or_path: '([^']*\/)?([^'/]+\.wasm)'/);
+  if (!js0 || !wasm0) fail("trunk's loader script was not found in index.html");
+  const base = js0[1] ?? '';
+  const [oldJs, oldWasm] = [js0[2], wasm0[2]];
   const meta = JSON.parse(run('cargo', ['metadata', '--format-version', '1', '--no-deps', '--offline']));
   const input = path.join(meta.target_directory, 'wasm32-unknown-unknown', profile, `${NAME}.wasm`);
   if (!existsSync(input)) fail(`cargo's wasm ${input} is missing`);
@@ -116,17 +120,17 @@ export async function splitApp(dir, html, profile) {
     writeFileSync(path.join(dir, newLink), link);
     rmSync(path.join(dir, oldJs));
     rmSync(path.join(dir, oldWasm));
-    html = swap(html, `./${oldJs}`, `./${newJs}`, 'index.html');
-    html = swap(html, `./${oldWasm}`, `./${newWasm}`, 'index.html');
+    html = swap(html, `${base}${oldJs}`, `${base}${newJs}`, 'index.html');
+    html = swap(html, `${base}${oldWasm}`, `${base}${newWasm}`, 'index.html');
     // trunk's preload links carry subresource integrity: recompute it for the new files, and
     // preload the chunk loader too (the main module imports it).
     const integrity = (file, text) => text.replace(
-      new RegExp(`(href="\\./${file.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]*"`),
+      new RegExp(`(href="${(base + file).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"[^>]*integrity=")[^"]*"`),
       (_, head) => `${head}${sri(readFileSync(path.join(dir, file)))}"`);
     html = integrity(newJs, html);
     html = integrity(newWasm, html);
     html = swap(html, '</head>',
-      `<link rel="modulepreload" href="./${newLink}" crossorigin="anonymous" integrity="${sri(link)}"></head>`,
+      `<link rel="modulepreload" href="${base}${newLink}" crossorigin="anonymous" integrity="${sri(link)}"></head>`,
       'index.html');
     const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
     const chunkBytes = [...bytes].slice(1).reduce((n, [, d]) => n + d.length, 0);
