@@ -13,23 +13,23 @@ import { splitApp } from './split.mjs';
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) { console.error('csp.mjs: TRUNK_STAGING_DIR is not set (run it as a trunk hook)'); process.exit(1); }
 const file = path.join(dir, 'index.html');
-let html = readFileSync(file, 'utf8');
+let html;
+let moduleJs;
+let moduleWasm;
 try {
-  html = await splitApp(dir, html, process.env.TRUNK_PROFILE === 'release' ? 'release' : 'debug');
+  const profile = process.env.TRUNK_PROFILE === 'release' ? 'release' : 'debug';
+  ({ html, moduleJs, moduleWasm } = await splitApp(dir, readFileSync(file, 'utf8'), profile));
 } catch (e) {
   console.error(e.message);
   process.exit(1);
 }
-const moduleJs = html.match(/import init, \* as bindings from '([^']+\.js)'/);
-const moduleWasm = html.match(/module_or_path: '([^']+\.wasm)'/);
-if (!moduleJs || !moduleWasm) { console.error("csp.mjs: trunk's loader script was not found in index.html"); process.exit(1); }
 writeFileSync(path.join(dir, 'loader-worker.js'), [
   '// Written by scripts/csp.mjs: the loader Web Worker runs the dashboard\'s own module.',
   '// The bundle download (?prefetch=) starts before that module is imported and compiled.',
   "import { startPrefetch } from './loader-prefetch.js';",
   'startPrefetch();',
-  `const { default: init, start_loader_worker } = await import('${moduleJs[1]}');`,
-  `await init({ module_or_path: '${moduleWasm[1]}' });`,
+  `const { default: init, start_loader_worker } = await import('${moduleJs}');`,
+  `await init({ module_or_path: '${moduleWasm}' });`,
   'start_loader_worker();',
   '',
 ].join('\n'));
@@ -53,4 +53,4 @@ const policy = [
 if (html.includes('http-equiv="Content-Security-Policy"')) { console.error('csp.mjs: index.html already has a CSP'); process.exit(1); }
 html = html.replace('<meta charset="utf-8" />', `<meta charset="utf-8" />\n    <meta http-equiv="Content-Security-Policy" content="${policy}" />`);
 writeFileSync(file, html);
-console.log(`csp.mjs: ${hashes.length} inline script(s) pinned; loader-worker.js loads ${moduleJs[1]}`);
+console.log(`csp.mjs: ${hashes.length} inline script(s) pinned; loader-worker.js loads ${moduleJs}`);

@@ -60,8 +60,9 @@ function swap(text, from, to, where) {
 }
 
 /**
- * Replaces trunk's module in `dir` (the staging dir) by the split one and returns `html`
- * (trunk's index.html) pointing at it. `profile` is trunk's (`release` runs wasm-opt).
+ * Replaces trunk's module in `dir` (the staging dir) by the split one. Returns `html` (trunk's
+ * index.html) pointing at it, and the URLs of the new main `.js` and `.wasm` as the page loads
+ * them. `profile` is trunk's (`release` runs wasm-opt).
  */
 export async function splitApp(dir, html, profile) {
   // trunk names its files under the public URL (`./` by default, `--public-url /a/b/`).
@@ -124,11 +125,11 @@ export async function splitApp(dir, html, profile) {
     html = swap(html, `${base}${oldWasm}`, `${base}${newWasm}`, 'index.html');
     // trunk's preload links carry subresource integrity: recompute it for the new files, and
     // preload the chunk loader too (the main module imports it).
-    const integrity = (file, text) => text.replace(
+    const integrity = (file, data, text) => text.replace(
       new RegExp(`(href="${(base + file).replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}"[^>]*integrity=")[^"]*"`),
-      (_, head) => `${head}${sri(readFileSync(path.join(dir, file)))}"`);
-    html = integrity(newJs, html);
-    html = integrity(newWasm, html);
+      (_, head) => `${head}${sri(data)}"`);
+    html = integrity(newJs, js, html);
+    html = integrity(newWasm, bytes.get(`${NAME}_bg.wasm`), html);
     html = swap(html, '</head>',
       `<link rel="modulepreload" href="${base}${newLink}" crossorigin="anonymous" integrity="${sri(link)}"></head>`,
       'index.html');
@@ -136,7 +137,7 @@ export async function splitApp(dir, html, profile) {
     const chunkBytes = [...bytes].slice(1).reduce((n, [, d]) => n + d.length, 0);
     console.log(`split.mjs: ${newWasm} ${kb(bytes.get(`${NAME}_bg.wasm`).length)}, `
       + `${modules.length - 1} chunks ${kb(chunkBytes)} (${profile})`);
-    return html;
+    return { html, moduleJs: `${base}${newJs}`, moduleWasm: `${base}${newWasm}` };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

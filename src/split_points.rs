@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use leptos::prelude::*;
+use leptos::wasm_split::SplitLoaderError;
 use runlens_core::bundle::Bundle;
 use runlens_core::import::{FailedImport, ImportOptions, Imported, InputFile};
 use runlens_core::metrics::gold_tables::StatementParses;
@@ -27,8 +28,8 @@ pub type LocalTask<T> = Pin<Box<dyn Future<Output = T>>>;
 #[error("this part of runlens could not be loaded ({0}); check the connection and reload the page")]
 pub struct ChunkError(String);
 
-impl From<leptos::wasm_split::SplitLoaderError> for ChunkError {
-    fn from(e: leptos::wasm_split::SplitLoaderError) -> Self {
+impl From<SplitLoaderError> for ChunkError {
+    fn from(e: SplitLoaderError) -> Self {
         Self(e.to_string())
     }
 }
@@ -162,6 +163,10 @@ pub fn lazy_view(tab: Tab, bundle: Arc<Bundle>) -> AnyView {
     }
 }
 
+/// A view's split call.
+#[cfg(feature = "split")]
+type ViewTask = LocalTask<Result<AnyView, ChunkError>>;
+
 #[cfg(feature = "split")]
 fn split_view(tab: Tab, bundle: Arc<Bundle>) -> AnyView {
     let chunks = expect_context::<ViewChunks>();
@@ -171,23 +176,32 @@ fn split_view(tab: Tab, bundle: Arc<Bundle>) -> AnyView {
     {
         return shown(Err(e));
     }
-    let mut preload: LocalTask<Result<(), leptos::wasm_split::SplitLoaderError>> = match tab {
-        Tab::Ranking => Box::pin(__wasm_split_preload_ranking_view()),
-        Tab::Failures => Box::pin(__wasm_split_preload_failures_view()),
-        Tab::Audit => Box::pin(__wasm_split_preload_audit_view()),
-        Tab::Gate => Box::pin(__wasm_split_preload_gate_view()),
-        Tab::Trajectory | Tab::Leaderboard => Box::pin(__wasm_split_preload_trajectory_view()),
+    // Neither future runs until polled: the view's only once its chunk is in, when it is
+    // ready at its first poll.
+    let (mut preload, mut view): (LocalTask<Result<(), SplitLoaderError>>, ViewTask) = match tab {
+        Tab::Ranking => (
+            Box::pin(__wasm_split_preload_ranking_view()),
+            Box::pin(ranking_view(bundle)),
+        ),
+        Tab::Failures => (
+            Box::pin(__wasm_split_preload_failures_view()),
+            Box::pin(failures_view(bundle)),
+        ),
+        Tab::Audit => (
+            Box::pin(__wasm_split_preload_audit_view()),
+            Box::pin(audit_view(bundle)),
+        ),
+        Tab::Gate => (
+            Box::pin(__wasm_split_preload_gate_view()),
+            Box::pin(gate_view(bundle)),
+        ),
+        Tab::Trajectory | Tab::Leaderboard => (
+            Box::pin(__wasm_split_preload_trajectory_view()),
+            Box::pin(trajectory_view(bundle)),
+        ),
     };
     match poll_once(&mut preload) {
         Some(Ok(())) => {
-            // The chunk is in: the call below is ready at its first poll.
-            let mut view: LocalTask<Result<AnyView, ChunkError>> = match tab {
-                Tab::Ranking => Box::pin(ranking_view(bundle)),
-                Tab::Failures => Box::pin(failures_view(bundle)),
-                Tab::Audit => Box::pin(audit_view(bundle)),
-                Tab::Gate => Box::pin(gate_view(bundle)),
-                Tab::Trajectory | Tab::Leaderboard => Box::pin(trajectory_view(bundle)),
-            };
             shown(poll_once(&mut view).unwrap_or_else(|| Err(ChunkError("not ready".into()))))
         }
         Some(Err(e)) => shown(Err(e.into())),

@@ -51,7 +51,6 @@ pub fn Overview(
     leptos::task::spawn_local(async move {
         yield_idle().await;
         if alive.load(Ordering::Relaxed) {
-            let alive = alive.clone();
             // Without its chunk there is nothing to warm; the views say so when opened.
             if let Ok(task) =
                 crate::split_points::split_call!(warm_up_task(bundle, effective, state, alive))
@@ -141,34 +140,32 @@ pub async fn warm_up(
     state: UrlState,
     alive: Arc<AtomicBool>,
 ) {
-    {
-        let left = || !alive.load(Ordering::Relaxed);
-        let _ = bundle_matcher(&bundle);
-        yield_idle().await;
-        if left() {
-            return;
-        }
-        if let Some(rules) = &bundle.body.rules {
-            let _ = compiled_rules(rules);
-        }
-        yield_idle().await;
-        if left() {
-            return;
-        }
-        let Some(shown) = effective.try_get_untracked() else {
-            return;
+    let left = || !alive.load(Ordering::Relaxed);
+    let _ = bundle_matcher(&bundle);
+    yield_idle().await;
+    if left() {
+        return;
+    }
+    if let Some(rules) = &bundle.body.rules {
+        let _ = compiled_rules(rules);
+    }
+    yield_idle().await;
+    if left() {
+        return;
+    }
+    let Some(shown) = effective.try_get_untracked() else {
+        return;
+    };
+    let s = state.with_untracked(Clone::clone);
+    if s.tab != Tab::Ranking {
+        // Stops if the overview leaves or re-labels replace the bundle.
+        let this = shown.clone();
+        let current = move || {
+            alive.load(Ordering::Relaxed)
+                && effective
+                    .try_with_untracked(|b| Arc::ptr_eq(b, &this))
+                    .unwrap_or(false)
         };
-        let s = state.with_untracked(Clone::clone);
-        if s.tab != Tab::Ranking {
-            // Stops if the overview leaves or re-labels replace the bundle.
-            let this = shown.clone();
-            let current = move || {
-                alive.load(Ordering::Relaxed)
-                    && effective
-                        .try_with_untracked(|b| Arc::ptr_eq(b, &this))
-                        .unwrap_or(false)
-            };
-            prefetch_view(shown, s, current).await;
-        }
+        prefetch_view(shown, s, current).await;
     }
 }
