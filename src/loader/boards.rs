@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use runlens_core::bundle::Bundle;
+use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::board_run::BoardRun;
 use runlens_core::metrics::report_board::LeaderboardEntry;
 
@@ -14,7 +14,7 @@ use crate::pages::board_cache;
 /// Rows of one corpus, by corpus name.
 type Boards = Vec<(String, Vec<LeaderboardEntry>)>;
 
-/// Worker side: the rows of every corpus as JSON. A corpus whose rows would not come back
+/// Worker side: the rows of every corpus as JSON, under the default `loss` rule. A corpus whose rows would not come back
 /// exactly (serde_json writes a non-finite number as `null`) is left out; the page builds it.
 pub fn json(bundle: &Bundle) -> Vec<u8> {
     let boards: Boards = bundle
@@ -22,7 +22,7 @@ pub fn json(bundle: &Bundle) -> Vec<u8> {
         .corpora
         .iter()
         .filter_map(|corpus| {
-            let rows = BoardRun::new(&bundle.body, corpus).finish();
+            let rows = BoardRun::new(&bundle.body, corpus, LossRule::default()).finish();
             let json = serde_json::to_vec(&rows).ok()?;
             let back: Vec<LeaderboardEntry> = serde_json::from_slice(&json).ok()?;
             (back == rows).then(|| (corpus.name.clone(), rows))

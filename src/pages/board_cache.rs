@@ -1,7 +1,8 @@
-//! The leaderboard rows of each corpus, kept across mounts (per bundle) and, on large
+//! The leaderboard rows of each corpus and `loss` rule, kept across mounts (per bundle) and, on large
 //! corpora, built in slices that yield to the browser so that opening the view does not
 //! freeze the page. After a load the worker sends the rows it computed from the full bundle
-//! (crate::loader::boards); a build in progress stops at its next slice when they are in.
+//! (crate::loader::boards, under the default rule); a build in progress stops at its next slice
+//! when they are in.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -11,7 +12,7 @@ use std::sync::atomic::Ordering;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use runlens_core::bundle::{Bundle, Corpus};
+use runlens_core::bundle::{Bundle, Corpus, LossRule};
 use runlens_core::metrics::board_run::BoardRun;
 use runlens_core::metrics::report_board::LeaderboardEntry;
 
@@ -30,35 +31,39 @@ const SLICE_MS: f64 = 30.0;
 /// The rows of one corpus, by pass descending.
 pub type Rows = Arc<Vec<LeaderboardEntry>>;
 
+/// Rows are kept by corpus name and the rule that scored legacy `loss` cells.
+type Key = (String, LossRule);
+
 thread_local! {
-    /// The rows of each built corpus, by corpus name.
-    static CACHE: RefCell<PerBundle<Loaded, HashMap<String, Rows>>> = RefCell::default();
+    /// The rows of each built corpus.
+    static CACHE: RefCell<PerBundle<Loaded, HashMap<Key, Rows>>> = RefCell::default();
 }
 
 /// Runs `f` on the rows kept for `bundle`.
-fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut HashMap<String, Rows>) -> T) -> T {
+fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut HashMap<Key, Rows>) -> T) -> T {
     CACHE.with_borrow_mut(|c| f(c.of(loaded(bundle))))
 }
 
-/// The cached rows of the corpus named `name`, if built.
-pub fn cached(bundle: &Arc<Bundle>, name: &str) -> Option<Rows> {
-    with_cache(bundle, |c| c.get(name).cloned())
+/// The cached rows of the corpus named `name` under `loss`, if built.
+pub fn cached(bundle: &Arc<Bundle>, name: &str, loss: LossRule) -> Option<Rows> {
+    with_cache(bundle, |c| c.get(&(name.to_owned(), loss)).cloned())
 }
 
-fn keep(bundle: &Arc<Bundle>, name: &str, rows: Vec<LeaderboardEntry>) -> Rows {
+fn keep(bundle: &Arc<Bundle>, name: &str, loss: LossRule, rows: Vec<LeaderboardEntry>) -> Rows {
     let rows = Arc::new(rows);
-    with_cache(bundle, |c| c.insert(name.to_owned(), rows.clone()));
+    with_cache(bundle, |c| c.insert((name.to_owned(), loss), rows.clone()));
     rows
 }
 
-/// Keeps `rows` (built elsewhere: the loader worker) for the corpus named `name` unless rows
-/// are kept already; whether they were kept.
+/// Keeps `rows` (built elsewhere: the loader worker, under the default rule) for the corpus
+/// named `name` unless rows are kept already; whether they were kept.
 pub fn keep_if_missing(bundle: &Arc<Bundle>, name: &str, rows: &[LeaderboardEntry]) -> bool {
     with_cache(bundle, |c| {
-        if c.contains_key(name) {
+        let key = (name.to_owned(), LossRule::default());
+        if c.contains_key(&key) {
             return false;
         }
-        c.insert(name.to_owned(), Arc::new(rows.to_vec()));
+        c.insert(key, Arc::new(rows.to_vec()));
         true
     })
 }
@@ -68,16 +73,13 @@ pub fn is_small(corpus: &Corpus) -> bool {
     corpus.results.len().saturating_mul(corpus.models.len()) <= SYNC_CELLS
 }
 
-/// The rows of `corpus` (cached, or built at once and cached).
-pub fn rows_now(bundle: &Arc<Bundle>, corpus: &Corpus) -> Rows {
-    if let Some(hit) = cached(bundle, &corpus.name) {
+/// The rows of `corpus` under `loss` (cached, or built at once and cached).
+pub fn rows_now(bundle: &Arc<Bundle>, corpus: &Corpus, loss: LossRule) -> Rows {
+    if let Some(hit) = cached(bundle, &corpus.name, loss) {
         return hit;
     }
-    keep(
-        bundle,
-        &corpus.name,
-        BoardRun::new(&bundle.body, corpus).finish(),
-    )
+    let rows = BoardRun::new(&bundle.body, corpus, loss).finish();
+    keep(bundle, &corpus.name, loss, rows)
 }
 
 /// Builds the rows of the corpus named `name` in slices of about [`SLICE_MS`] (one model's
@@ -86,14 +88,15 @@ pub fn rows_now(bundle: &Arc<Bundle>, corpus: &Corpus) -> Rows {
 pub async fn rows_in_steps(
     bundle: Arc<Bundle>,
     name: String,
+    loss: LossRule,
     alive: impl Fn() -> bool,
     progress: impl Fn(usize, usize),
 ) -> Option<Rows> {
-    if let Some(hit) = cached(&bundle, &name) {
+    if let Some(hit) = cached(&bundle, &name, loss) {
         return Some(hit);
     }
     let corpus = bundle.body.corpora.iter().find(|c| c.name == name)?;
-    let mut run = BoardRun::new(&bundle.body, corpus);
+    let mut run = BoardRun::new(&bundle.body, corpus, loss);
     let mut start = now_ms();
     while !run.step(1) {
         if now_ms() - start > SLICE_MS {
@@ -103,20 +106,21 @@ pub async fn rows_in_steps(
                 return None;
             }
             // The loader worker's rows may have come in meanwhile.
-            if let Some(hit) = cached(&bundle, &name) {
+            if let Some(hit) = cached(&bundle, &name, loss) {
                 return Some(hit);
             }
             start = now_ms();
         }
     }
     let rows = run.finish();
-    Some(keep(&bundle, &name, rows))
+    Some(keep(&bundle, &name, loss, rows))
 }
 
-/// Builds the `(index, corpus, work)` boards not yet built, one after the other, in slices;
-/// stops when the view leaves.
+/// Builds the `(index, corpus, work)` boards not yet built under `loss`, one after the other,
+/// in slices; stops when the view leaves.
 pub fn build_pending(
     bundle: Arc<Bundle>,
+    loss: LossRule,
     pending: Vec<(usize, String, usize)>,
     boards: RwSignal<Vec<Option<Rows>>>,
     progress: RwSignal<Option<(String, usize, usize)>>,
@@ -133,7 +137,7 @@ pub fn build_pending(
                     progress.set(Some((name.clone(), done, total)));
                 }
             };
-            let rows = rows_in_steps(bundle.clone(), name.clone(), is_alive, report);
+            let rows = rows_in_steps(bundle.clone(), name.clone(), loss, is_alive, report);
             let Some(rows) = rows.await else { return };
             // The board renders in a task of its own, not after the corpus's last slice.
             yield_now().await;

@@ -79,7 +79,7 @@ pub static COLUMNS: [Column; 14] = [
     Column {
         key: "pass",
         label: "pass %",
-        help: "mean score: pass 1, tie 0.5, fail 0",
+        help: "mean score: pass 1, tie 0.5, fail 0 (errors and legacy loss excluded)",
         numeric: true,
         value: |e| Value::Num(e.row.pass),
         display: |e| pct(e.row.pass),
@@ -108,7 +108,7 @@ pub static COLUMNS: [Column; 14] = [
     Column {
         key: "n",
         label: "n",
-        help: "graded cells (errors excluded)",
+        help: "scored cells (errors and legacy loss excluded)",
         numeric: true,
         value: |e| Value::Num(count(e.row.n)),
         display: |e| e.row.n.to_string(),
@@ -116,7 +116,7 @@ pub static COLUMNS: [Column; 14] = [
     Column {
         key: "answered",
         label: "answered %",
-        help: "share of cells with a non-empty answer",
+        help: "pass rate over scored cells that did not hit the turn limit",
         numeric: true,
         value: |e| Value::Num(e.row.answered),
         display: |e| pct(e.row.answered),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
-use runlens_core::bundle::{Bundle, Corpus};
+use runlens_core::bundle::{Bundle, Corpus, LossRule};
 use runlens_core::metrics::report_board::LeaderboardEntry;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
@@ -89,10 +89,24 @@ pub fn board_csv(rows: &[LeaderboardEntry]) -> String {
 }
 
 /// The leaderboard of every corpus that has results (or the one chosen by `corpus=`),
-/// restricted to the models chosen by `models=`. Rows are kept per bundle across mounts
-/// (board_cache.rs); a large corpus is built in slices with a progress notice.
+/// restricted to the models chosen by `models=`, legacy `loss` cells scored as `loss=` says.
+/// Rows are kept per bundle and rule across mounts (board_cache.rs); a large corpus is built
+/// in slices with a progress notice.
 #[component]
 pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
+    let state = UrlState::use_context();
+    let loss = Memo::new(move |_| state.with(|s| s.loss));
+    view! {
+        <section class="leaderboard" data-testid="leaderboard-view">
+            <h2>"Leaderboard"</h2>
+            {move || view! { <Boards bundle=bundle.clone() loss=loss.get() /> }}
+        </section>
+    }
+}
+
+/// Every shown corpus's board under one `loss` rule.
+#[component]
+fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
     let state = UrlState::use_context();
     let with: Vec<&Corpus> = bundle
         .body
@@ -103,8 +117,9 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
     let built: Vec<Option<Rows>> = with
         .iter()
         .map(|c| {
-            board_cache::cached(&bundle, &c.name)
-                .or_else(|| board_cache::is_small(c).then(|| board_cache::rows_now(&bundle, c)))
+            board_cache::cached(&bundle, &c.name, loss).or_else(|| {
+                board_cache::is_small(c).then(|| board_cache::rows_now(&bundle, c, loss))
+            })
         })
         .collect();
     let mut pending: Vec<(usize, String, usize)> = built
@@ -123,7 +138,7 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
             .map(|(_, name, total)| (name.clone(), 0, *total)),
     );
     if !pending.is_empty() {
-        board_cache::build_pending(bundle.clone(), pending, boards, progress);
+        board_cache::build_pending(bundle.clone(), loss, pending, boards, progress);
     }
     let sections: Vec<_> = with
         .iter()
@@ -138,28 +153,65 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
                 <Show when=shown>
                     {let corpus = corpus.clone();
                     move || rows.get().map(|rows| view! {
-                        <CorpusBoard corpus=corpus.clone() n_questions=n_questions rows=rows />
+                        <CorpusBoard corpus=corpus.clone() n_questions=n_questions rows=rows loss=loss />
                     })}
                 </Show>
             }
         })
         .collect();
     view! {
-        <section class="leaderboard" data-testid="leaderboard-view">
-            <h2>"Leaderboard"</h2>
-            {move || progress.get().map(|(name, done, total)| view! {
-                <p class="notice" role="status" data-testid="leaderboard-progress">
-                    {format!("Computing the leaderboard of {name}… {done} of {total}")}
-                </p>
-            })}
-            {sections}
-        </section>
+        {move || progress.get().map(|(name, done, total)| view! {
+            <p class="notice" role="status" data-testid="leaderboard-progress">
+                {format!("Computing the leaderboard of {name}… {done} of {total}")}
+            </p>
+        })}
+        {sections}
+    }
+}
+
+/// The line beside a board whose corpus has legacy `loss` cells: what the board did with
+/// them, and the switch to the other reading (`loss=fail` in the URL).
+#[component]
+fn LossNotice(cells: usize, loss: LossRule) -> impl IntoView {
+    let state = UrlState::use_context();
+    let plural = if cells == 1 { "" } else { "s" };
+    let text = match loss {
+        LossRule::Excluded => format!(
+            "{cells} legacy loss cell{plural} excluded, as the harness's board does \
+             (08_results_stats scores only pass, tie and fail)."
+        ),
+        LossRule::AsFail => format!(
+            "{cells} legacy loss cell{plural} scored as fail (06_eval's tally); \
+             the harness's board excludes them."
+        ),
+    };
+    let toggle = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        state.push(|s| {
+            s.loss = if on {
+                LossRule::AsFail
+            } else {
+                LossRule::Excluded
+            };
+        });
+    };
+    view! {
+        <p class="notice loss-notice" role="note" data-testid="loss-notice">
+            <span>{text}</span>
+            " "
+            <label>
+                <input type="checkbox" data-testid="loss-as-fail"
+                    prop:checked=loss == LossRule::AsFail on:change=toggle />
+                " score loss as fail"
+            </label>
+        </p>
     }
 }
 
 #[component]
-fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows) -> impl IntoView {
+fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -> impl IntoView {
     let state = UrlState::use_context();
+    let loss_cells: usize = rows.iter().map(|e| e.row.loss_cells).sum();
     let rows = StoredValue::new(rows);
     let view_rows = Memo::new(move |_| {
         let (sort, models) = state.with(|s| (s.board_sort.clone(), s.models.clone()));
@@ -190,6 +242,7 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows) -> impl IntoView 
     view! {
         <article class="corpus-board" data-corpus=corpus.clone()>
             <h3>{corpus.clone()}</h3>
+            {(loss_cells > 0).then(|| view! { <LossNotice cells=loss_cells loss=loss /> })}
             <div class="table-scroll">
             <table class="board">
                 <thead>

@@ -1,6 +1,7 @@
 //! Every view's state as one value that round-trips through the page's query string, so a
 //! copied link reopens the same view. Defaults are left out of the query to keep links short.
 
+use runlens_core::bundle::LossRule;
 use runlens_core::metrics::gold_tables::GoldRule;
 
 /// The dashboard's tabs.
@@ -129,6 +130,9 @@ pub struct ViewState {
     pub sort: Option<Sort>,
     /// `lbsort`: sort of the leaderboard.
     pub board_sort: Option<Sort>,
+    /// `loss=fail`: the leaderboard scores legacy `loss` cells 0 (06_eval's tally) instead of
+    /// excluding them as the harness's board does.
+    pub loss: LossRule,
     /// `question`: the open question (trace id).
     pub question: Option<String>,
     /// `f`: the failure-list filter set by clicking a chart element, `kind:value`
@@ -173,6 +177,7 @@ impl Default for ViewState {
             below5: false,
             sort: None,
             board_sort: None,
+            loss: LossRule::Excluded,
             question: None,
             filter: None,
             conf_min: 0.0,
@@ -248,6 +253,13 @@ impl ViewState {
                 "below5" => s.below5 = value == "1",
                 "sort" => s.sort = Sort::parse(value),
                 "lbsort" => s.board_sort = Sort::parse(value),
+                "loss" => {
+                    s.loss = if value == "fail" {
+                        LossRule::AsFail
+                    } else {
+                        LossRule::Excluded
+                    };
+                }
                 "question" => s.question = non_empty(value),
                 "f" => s.filter = non_empty(value),
                 "gmodel" => s.gate_model = non_empty(value),
@@ -297,6 +309,10 @@ impl ViewState {
         put("below5", self.below5.then(|| "1".to_owned()));
         put("sort", self.sort.as_ref().map(Sort::to_param));
         put("lbsort", self.board_sort.as_ref().map(Sort::to_param));
+        put(
+            "loss",
+            (self.loss == LossRule::AsFail).then(|| "fail".to_owned()),
+        );
         put("question", self.question.clone());
         put("f", self.filter.clone());
         put(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::bundle::{
-    Bundle, BundleBody, Cell, Corpus, Outcome, Provenance, ResultRow, ResultScore,
+    Bundle, BundleBody, Cell, Corpus, LossRule, Outcome, Provenance, ResultRow, ResultScore,
 };
 use runlens_core::metrics::board_run::BoardRun;
 use runlens_web::data::decode_bundle;
@@ -138,7 +138,8 @@ async fn rows_from_the_loader_worker_are_shown_instead_of_the_pages_build() {
     // The worker's rows (made distinguishable: `a` at 1/4) arrive before the build's first
     // slice (the build starts in the task after the mount). Rows arriving between slices
     // end the build the same way; when they come is up to the worker, so that is not pinned.
-    let mut rows = BoardRun::new(&bundle.body, &bundle.body.corpora[0]).finish();
+    let mut rows =
+        BoardRun::new(&bundle.body, &bundle.body.corpora[0], LossRule::Excluded).finish();
     rows[0].row.pass = Some(0.25);
     let json = serde_json::to_vec(&[("big", &rows)]).unwrap();
     assert_eq!(boards::install(&bundle, &json), 1);
@@ -157,7 +158,93 @@ fn the_workers_rows_of_the_sample_are_the_pages_own_exactly() {
     assert_eq!(boards::install(&bundle, b"{not json"), 0);
     assert_eq!(boards::install(&bundle, &json), 2);
     for corpus in &bundle.body.corpora {
-        let kept = board_cache::cached(&bundle, &corpus.name).unwrap();
-        assert_eq!(*kept, BoardRun::new(&bundle.body, corpus).finish());
+        let kept = board_cache::cached(&bundle, &corpus.name, LossRule::Excluded).unwrap();
+        assert_eq!(
+            *kept,
+            BoardRun::new(&bundle.body, corpus, LossRule::Excluded).finish()
+        );
     }
+}
+
+/// 4 questions × 2 models: `a` pass, pass, fail, `last`; `b` tie on every question.
+fn four(last: Outcome) -> Arc<Bundle> {
+    let outcomes_a = [Outcome::Pass, Outcome::Pass, Outcome::Fail, last];
+    let results: Vec<ResultRow> = outcomes_a
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| ResultRow {
+            trace_id: format!("q{i}"),
+            candidates: [
+                ("a".to_owned(), cell(a)),
+                ("b".to_owned(), cell(Outcome::Tie)),
+            ]
+            .into_iter()
+            .collect(),
+            ..ResultRow::default()
+        })
+        .collect();
+    let body = BundleBody {
+        corpora: vec![Corpus {
+            name: "legacy".into(),
+            results,
+            models: vec!["a".into(), "b".into()],
+            ..Corpus::default()
+        }],
+        ..BundleBody::default()
+    };
+    Arc::new(Bundle::new(Provenance::default(), body))
+}
+
+fn text_of(host: &web_sys::HtmlElement, selector: &str) -> String {
+    host.query_selector(selector)
+        .unwrap()
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn legacy_loss_is_excluded_and_the_switch_scores_it_as_fail() {
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let st = UrlState::detached(ViewState::default());
+    let bundle = four(Outcome::Loss);
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(st);
+        view! { <LeaderboardView bundle=bundle.clone() /> }
+    }));
+    leptos::task::tick().await;
+    // The harness's board: a = (1 + 1 + 0) / 3, the loss left out.
+    assert_eq!(pass(&host, "a"), Some(2.0 / 3.0));
+    assert_eq!(pass(&host, "b"), Some(0.5));
+    assert_eq!(
+        text_of(&host, "[data-testid='loss-notice'] span"),
+        "1 legacy loss cell excluded, as the harness's board does \
+         (08_results_stats scores only pass, tie and fail)."
+    );
+    let switch: web_sys::HtmlInputElement = host
+        .query_selector("[data-testid='loss-as-fail']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert!(!switch.checked());
+    switch.click();
+    leptos::task::tick().await;
+    assert_eq!(st.with_untracked(|s| s.loss), LossRule::AsFail);
+    // 06_eval's tally: a = (1 + 1 + 0 + 0) / 4.
+    assert_eq!(pass(&host, "a"), Some(2.0 / 4.0));
+    assert!(
+        text_of(&host, "[data-testid='loss-notice'] span")
+            .starts_with("1 legacy loss cell scored as fail")
+    );
+    let switch: web_sys::HtmlInputElement = host
+        .query_selector("[data-testid='loss-as-fail']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert!(switch.checked());
+    // A board without loss cells has no notice.
+    let plain = mount(four(Outcome::Fail));
+    leptos::task::tick().await;
+    assert_eq!(pass(&plain, "a"), Some(2.0 / 4.0));
+    assert!(!has(&plain, "[data-testid='loss-notice']"));
 }

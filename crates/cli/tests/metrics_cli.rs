@@ -198,3 +198,70 @@ fn tables_and_errors() {
     let (ok, _, _) = run(&[path.to_str().unwrap(), "--k-max", "0"]);
     assert!(!ok);
 }
+
+/// The fixture with model b's `error` cell on q2 turned into a legacy `loss`.
+fn write_loss_bundle(dir: &Path) -> PathBuf {
+    let mut body = serde_json::to_value(fixture_body()).unwrap();
+    body["corpora"][0]["results"][1]["candidates"]["b"] =
+        json!({"turns": 3, "sqls": ["SELECT 3"], "result_score": {"outcome": "loss"}});
+    let path = dir.join("loss.json");
+    let body: BundleBody = serde_json::from_value(body).unwrap();
+    std::fs::write(
+        &path,
+        Bundle::new(Provenance::default(), body).to_json_vec(),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn legacy_loss_is_excluded_by_default_and_scored_zero_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_loss_bundle(dir.path());
+    let path = path.to_str().unwrap();
+    let report = |extra: &[&str]| -> Value {
+        let mut args = vec![path, "--json", "--resamples", "10"];
+        args.extend_from_slice(extra);
+        let (ok, stdout, stderr) = run(&args);
+        assert!(ok, "{stderr}");
+        serde_json::from_str(&stdout).unwrap()
+    };
+    // Default (08_results_stats): b = {tie on q1}; the loss on q2 is excluded.
+    let r = report(&[]);
+    assert_eq!(r["options"]["loss_rule"], "excluded");
+    let b = &r["leaderboard"][1];
+    assert_eq!(b["model"], "b");
+    assert_eq!((f(&b["pass"]), b["n"].clone()), (0.5, json!(1)));
+    assert_eq!(
+        (b["excluded"].clone(), b["loss_cells"].clone()),
+        (json!(1), json!(1))
+    );
+    assert_eq!(b["vs_top"]["n"], 1); // only q1 is scored for both a and b
+    assert_eq!(r["board"]["pass_at_budget"]["n_common"], 1);
+    // --loss-as-fail (06_eval's tally): b = {0.5, 0} over two questions.
+    let r = report(&["--loss-as-fail"]);
+    assert_eq!(r["options"]["loss_rule"], "as_fail");
+    let b = &r["leaderboard"][1];
+    assert_eq!(
+        (f(&b["pass"]), b["n"].clone()),
+        ((0.5 + 0.0) / 2.0, json!(2))
+    );
+    assert_eq!(
+        (b["excluded"].clone(), b["loss_cells"].clone()),
+        (json!(0), json!(1))
+    );
+    assert_eq!(b["vs_top"]["n"], 2);
+    assert_eq!(r["board"]["pass_at_budget"]["n_common"], 2);
+    // The tables say what happened to them.
+    let (ok, stdout, _) = run(&[path, "--resamples", "10"]);
+    assert!(ok);
+    assert!(
+        stdout.contains("1 legacy loss cell excluded, as the harness's board does"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = run(&[path, "--resamples", "10", "--loss-as-fail"]);
+    assert!(
+        stdout.contains("1 legacy loss cell scored as fail"),
+        "{stdout}"
+    );
+}

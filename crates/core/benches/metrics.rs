@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use runlens_core::bundle::{GateRow, Outcome, Usage};
+use runlens_core::bundle::{GateRow, LossRule, Outcome, Usage};
 use runlens_core::metrics::bootstrap::SplitMix64;
 use runlens_core::metrics::cell_facts::{CellFacts, TokenFacts};
 use runlens_core::metrics::curves::{
@@ -60,7 +60,8 @@ fn synthetic() -> Input {
                     let o = Outcome::from_str_lossless(outcomes[rng.below(outcomes.len())]);
                     let turns = 1 + rng.below(60) as u32;
                     Some(CellFacts {
-                        score: o.score(),
+                        score: o.score(LossRule::Excluded),
+                        legacy_loss: o == Outcome::Loss,
                         strict_pass: o == Outcome::Pass,
                         turn_limited: turns == 60,
                         turns: Some(turns),

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use runlens_core::audit::audit_queue;
-use runlens_core::bundle::{Bundle, Corpus};
+use runlens_core::bundle::{Bundle, Corpus, Outcome};
 
 use crate::per_bundle::{Loaded, PerBundle, loaded};
 
@@ -134,7 +134,7 @@ pub fn walk_list(corpus: &Corpus, key: &ListKey) -> Vec<CellId> {
                         .and_then(|r| r.candidates.get(&l.model))
                         .and_then(Option::as_ref)
                         .and_then(|c| c.outcome())
-                        .is_some_and(|o| o.score() == Some(1.0));
+                        .is_some_and(|o| *o == Outcome::Pass);
                     if !pass && seen.insert((&l.model, &l.trace_id)) {
                         out.push(id(&l.model, &l.trace_id));
                     }

@@ -1,5 +1,5 @@
 //! `runlens metrics BUNDLE [--json] [--k-max N] [--corpus NAME] [--gold-rule RULE]
-//! [--confidence-threshold T]`:
+//! [--confidence-threshold T] [--loss-as-fail]`:
 //! compute the harness's metrics from a run bundle and print tables or one JSON object
 //! (schema: `docs/metrics-json.md`).
 
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use runlens_core::bundle::Bundle;
+use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::{GoldRule, MetricsReport, ReportOptions, metrics_report};
 
 /// Arguments of `runlens metrics`.
@@ -37,6 +37,10 @@ pub struct Args {
     /// Bootstrap seed.
     #[arg(long, default_value_t = 42)]
     pub seed: u64,
+    /// Score legacy `loss` cells 0 on the leaderboard (06_eval's tally) instead of excluding
+    /// them as the harness's board script (08_results_stats) does.
+    #[arg(long)]
+    pub loss_as_fail: bool,
 }
 
 fn parse_gold_rule(s: &str) -> Result<GoldRule, String> {
@@ -84,6 +88,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         confidence_threshold: args.confidence_threshold,
         bootstrap_resamples: args.resamples.max(1),
         bootstrap_seed: args.seed,
+        loss_rule: if args.loss_as_fail {
+            LossRule::AsFail
+        } else {
+            LossRule::Excluded
+        },
         ..ReportOptions::default()
     };
     let report = metrics_report(body, corpus, &options);
@@ -93,6 +102,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print!("{}", render_tables(&report));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The line said when a corpus has legacy `loss` cells, under either rule.
+pub fn loss_notice(cells: usize, rule: LossRule) -> String {
+    let s = if cells == 1 { "" } else { "s" };
+    match rule {
+        LossRule::Excluded => format!(
+            "{cells} legacy loss cell{s} excluded, as the harness's board does (--loss-as-fail scores them 0)"
+        ),
+        LossRule::AsFail => format!(
+            "{cells} legacy loss cell{s} scored as fail (--loss-as-fail; the harness's board excludes them)"
+        ),
+    }
 }
 
 fn pct(v: Option<f64>) -> String {
@@ -164,6 +186,10 @@ pub fn render_tables(r: &MetricsReport) -> String {
         "{:<28} {:>6} {:>6} {:>5} {:>6} {:>6} {:>4} {:>6} {:>7}",
         "model", "pass", "se", "n", "z", "p", "tl", "turns", "queries"
     );
+    let loss_cells: usize = r.leaderboard.iter().map(|e| e.row.loss_cells).sum();
+    if loss_cells > 0 {
+        let _ = writeln!(out, "{}", loss_notice(loss_cells, r.options.loss_rule));
+    }
     for e in &r.leaderboard {
         let row = &e.row;
         let _ = writeln!(

@@ -11,14 +11,17 @@ use super::Extra;
 
 /// A cell, judge-panel or vote outcome, kept exactly as the harness wrote it.
 ///
-/// `Loss` is the legacy spelling of `Fail` (06_eval and the gate script still accept it).
+/// `Loss` is the legacy spelling of `Fail`: 06_eval's tally and the gate script read it as a
+/// failure, but the board script (08_results_stats) excludes it (see [`LossRule`]).
 /// Any other string is kept in `Other` so nothing read is lost.
 ///
 /// ```
-/// use runlens_core::bundle::Outcome;
-/// assert_eq!(Outcome::from_str_lossless("loss").score(), Some(0.0));
-/// assert_eq!(Outcome::from_str_lossless("tie").score(), Some(0.5));
-/// assert_eq!(Outcome::from_str_lossless("error").score(), None);
+/// use runlens_core::bundle::{LossRule, Outcome};
+/// let loss = Outcome::from_str_lossless("loss");
+/// assert_eq!(loss.score(LossRule::Excluded), None);
+/// assert_eq!(loss.score(LossRule::AsFail), Some(0.0));
+/// assert_eq!(Outcome::from_str_lossless("tie").score(LossRule::Excluded), Some(0.5));
+/// assert_eq!(Outcome::from_str_lossless("error").score(LossRule::AsFail), None);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -61,12 +64,17 @@ impl Outcome {
         }
     }
 
-    /// Pass-rate score (§4.4): pass 1, tie 0.5, fail/loss 0; `None` (excluded) otherwise.
-    pub fn score(&self) -> Option<f64> {
+    /// Pass-rate score (harness-formats §4.1, §11.2): pass 1, tie 0.5, fail 0; legacy `loss`
+    /// as `loss` says; `None` (excluded) otherwise.
+    pub fn score(&self, loss: LossRule) -> Option<f64> {
         match self {
             Outcome::Pass => Some(1.0),
             Outcome::Tie => Some(0.5),
-            Outcome::Fail | Outcome::Loss => Some(0.0),
+            Outcome::Fail => Some(0.0),
+            Outcome::Loss => match loss {
+                LossRule::Excluded => None,
+                LossRule::AsFail => Some(0.0),
+            },
             Outcome::Error | Outcome::Other(_) => None,
         }
     }
@@ -75,6 +83,23 @@ impl Outcome {
     pub fn is_fail(&self) -> bool {
         matches!(self, Outcome::Fail | Outcome::Loss)
     }
+}
+
+/// How the leaderboard scores a legacy `loss` cell.
+///
+/// The board script 08_results_stats, the source of every published board figure, scores only
+/// pass/tie/fail and excludes every other outcome, `loss` included, like an infra error:
+/// [`LossRule::Excluded`], the default. 06_eval's running tally reads `loss` as a failure:
+/// [`LossRule::AsFail`] (`runlens metrics --loss-as-fail`, the app's "loss as fail" switch).
+/// The gate keeps its own rule (RECOVERABLE = fail, loss, tie) whatever this says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossRule {
+    /// `loss` is excluded from the pass rate (the harness's board).
+    #[default]
+    Excluded,
+    /// `loss` scores 0, like `fail` (06_eval's tally).
+    AsFail,
 }
 
 impl Serialize for Outcome {

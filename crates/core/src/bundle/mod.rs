@@ -25,7 +25,7 @@ mod warning;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-pub use cell::{Cell, Outcome, ResultScore, Usage, Vote};
+pub use cell::{Cell, LossRule, Outcome, ResultScore, Usage, Vote};
 pub(crate) use codec::hex as hex_lower;
 pub use codec::{BundleError, hex_digest};
 pub use corpus::{CellRef, Corpus};

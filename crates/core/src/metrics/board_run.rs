@@ -5,12 +5,13 @@
 
 use super::leaderboard::{LeaderboardRow, ModelColumn, row, scores, sort_rows, top_of};
 use super::report_board::{LeaderboardEntry, model_column, named};
-use crate::bundle::{BundleBody, Corpus};
+use crate::bundle::{BundleBody, Corpus, LossRule};
 
 /// A resumable leaderboard build: `2 × models` work items (a column, then a row, per model).
 pub struct BoardRun<'a> {
     body: &'a BundleBody,
     corpus: &'a Corpus,
+    loss: LossRule,
     columns: Vec<ModelColumn>,
     scores: Vec<Vec<Option<f64>>>,
     top: Option<usize>,
@@ -18,11 +19,13 @@ pub struct BoardRun<'a> {
 }
 
 impl<'a> BoardRun<'a> {
-    /// A run over `corpus` (display names from `body`); nothing computed yet.
-    pub fn new(body: &'a BundleBody, corpus: &'a Corpus) -> Self {
+    /// A run over `corpus` (display names from `body`), legacy `loss` cells scored as `loss`
+    /// says; nothing computed yet.
+    pub fn new(body: &'a BundleBody, corpus: &'a Corpus, loss: LossRule) -> Self {
         BoardRun {
             body,
             corpus,
+            loss,
             columns: Vec::new(),
             scores: Vec::new(),
             top: None,
@@ -50,7 +53,7 @@ impl<'a> BoardRun<'a> {
         let models = self.corpus.models.len();
         for _ in 0..n {
             if self.columns.len() < models {
-                let col = model_column(self.corpus, self.columns.len());
+                let col = model_column(self.corpus, self.columns.len(), self.loss);
                 self.scores.push(scores(&col));
                 self.columns.push(col);
                 if self.columns.len() == models {

@@ -36,7 +36,7 @@ fn corpus() -> Corpus {
 fn steps_equal_the_one_shot_board_with_exact_pass_rates() {
     let body = BundleBody::default();
     let corpus = corpus();
-    let (whole, _) = board_section(&body, &corpus);
+    let (whole, _) = board_section(&body, &corpus, LossRule::Excluded);
     let passes: Vec<(&str, Option<f64>, usize)> = whole
         .iter()
         .map(|e| (e.row.model.as_str(), e.row.pass, e.row.n))
@@ -52,7 +52,7 @@ fn steps_equal_the_one_shot_board_with_exact_pass_rates() {
     // b is the top model: its own paired test has p = 1.
     assert_eq!(whole[0].row.vs_top.p, Some(1.0));
 
-    let mut run = BoardRun::new(&body, &corpus);
+    let mut run = BoardRun::new(&body, &corpus, LossRule::Excluded);
     assert_eq!((run.len(), run.done()), (6, 0));
     let mut progress = Vec::new();
     while !run.step(1) {
@@ -61,17 +61,20 @@ fn steps_equal_the_one_shot_board_with_exact_pass_rates() {
     assert_eq!(progress, vec![1, 2, 3, 4, 5]);
     assert_eq!(run.finish(), whole);
 
-    let mut run = BoardRun::new(&body, &corpus);
+    let mut run = BoardRun::new(&body, &corpus, LossRule::Excluded);
     assert_eq!((run.step(4), run.done()), (false, 4));
     assert_eq!(run.finish(), whole);
-    assert_eq!(BoardRun::new(&body, &corpus).finish(), whole);
+    assert_eq!(
+        BoardRun::new(&body, &corpus, LossRule::Excluded).finish(),
+        whole
+    );
 }
 
 #[test]
 fn a_corpus_without_models_is_done_at_once() {
     let body = BundleBody::default();
     let corpus = Corpus::default();
-    let mut run = BoardRun::new(&body, &corpus);
+    let mut run = BoardRun::new(&body, &corpus, LossRule::Excluded);
     assert!(run.is_empty());
     assert!(run.step(1));
     assert_eq!(run.finish(), Vec::new());

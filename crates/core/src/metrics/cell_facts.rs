@@ -1,6 +1,6 @@
 //! The per-cell facts the leaderboard and the gate need, extracted once from a bundle cell.
 
-use crate::bundle::{Cell, Usage};
+use crate::bundle::{Cell, LossRule, Outcome, Usage};
 
 /// True when a runner error marks a turn-limited run: the error contains `"max turns"`
 /// (08_results_stats's `tl` and `answered` rules; e.g. `"max turns (60)"`).
@@ -45,9 +45,11 @@ impl TokenFacts {
 /// What the statistics need from one candidate cell.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CellFacts {
-    /// Pass-rate score (§4.4): pass 1, tie 0.5, fail/loss 0; `None` = excluded
-    /// (error, unknown or missing outcome).
+    /// Pass-rate score (§11.2): pass 1, tie 0.5, fail 0, legacy `loss` per the [`LossRule`];
+    /// `None` = excluded (error, unknown or missing outcome, `loss` by default).
     pub score: Option<f64>,
+    /// The outcome is the legacy `loss` (counted whatever the rule, for the notice).
+    pub legacy_loss: bool,
     /// True iff the outcome is exactly `pass` (strict rates: tie counts 0).
     pub strict_pass: bool,
     /// The runner error contains `"max turns"`.
@@ -61,11 +63,12 @@ pub struct CellFacts {
 }
 
 impl CellFacts {
-    /// Extracts the facts of a bundle cell.
-    pub fn from_cell(cell: &Cell) -> CellFacts {
+    /// Extracts the facts of a bundle cell, scoring a legacy `loss` as `loss` says.
+    pub fn from_cell(cell: &Cell, loss: LossRule) -> CellFacts {
         let outcome = cell.outcome();
         CellFacts {
-            score: outcome.and_then(|o| o.score()),
+            score: outcome.and_then(|o| o.score(loss)),
+            legacy_loss: outcome == Some(&Outcome::Loss),
             strict_pass: outcome.is_some_and(|o| o.as_str() == "pass"),
             turn_limited: is_turn_limited(cell.error.as_deref()),
             turns: cell.turns,

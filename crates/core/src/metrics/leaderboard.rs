@@ -39,10 +39,16 @@ pub struct LeaderboardRow {
     pub model: String,
     /// Present cells (error cells included).
     pub cells: usize,
-    /// Scored cells (pass/tie/fail/loss); the pass-rate denominator.
+    /// Scored cells (pass/tie/fail, and legacy `loss` under "loss as fail"); the pass-rate
+    /// denominator.
     pub n: usize,
-    /// Present cells excluded from the pass rate (error or unknown outcome).
+    /// Present cells excluded from the pass rate (error, unknown outcome, legacy `loss` by
+    /// default).
     pub excluded: usize,
+    /// Present cells whose outcome is the legacy `loss`, whatever the rule (0 in rows written
+    /// before this field existed).
+    #[serde(default)]
+    pub loss_cells: usize,
     /// Mean score (pass 1, tie 0.5, fail 0); `None` when `n = 0`.
     pub pass: Option<f64>,
     /// `std(ddof 1) / √n`; `None` when `n < 2`.
@@ -163,6 +169,7 @@ pub(crate) fn row(
         cells: present.len(),
         n: scored.len(),
         excluded: present.len() - scored.len(),
+        loss_cells: present.iter().filter(|c| c.legacy_loss).count(),
         pass,
         se,
         ci95: pass.zip(se).map(|(p, s)| ci95(p, s).into()),

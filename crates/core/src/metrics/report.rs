@@ -9,7 +9,7 @@ use super::gold_tables::GoldRule;
 use super::report_board::{BoardSection, board_section};
 use super::report_failures::{FailuresSection, failures_section};
 use super::report_retrieval::{RetrievalSection, retrieval_section};
-use crate::bundle::{BundleBody, Corpus};
+use crate::bundle::{BundleBody, Corpus, LossRule};
 
 /// Knobs of a report; [`ReportOptions::default`] is what the CLI uses without flags.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -28,6 +28,9 @@ pub struct ReportOptions {
     pub bootstrap_resamples: usize,
     /// Bootstrap seed; default 42.
     pub bootstrap_seed: u64,
+    /// How the leaderboard (and pass@B) scores legacy `loss` cells; default excluded, as the
+    /// harness's board does. The gate keeps its own rule.
+    pub loss_rule: LossRule,
 }
 
 impl Default for ReportOptions {
@@ -40,6 +43,7 @@ impl Default for ReportOptions {
             schema_hint_thresholds: vec![0.5],
             bootstrap_resamples: DEFAULT_RESAMPLES,
             bootstrap_seed: DEFAULT_SEED,
+            loss_rule: LossRule::Excluded,
         }
     }
 }
@@ -71,7 +75,7 @@ pub fn metrics_report(
     corpus: &Corpus,
     options: &ReportOptions,
 ) -> MetricsReport {
-    let (leaderboard, board) = board_section(body, corpus);
+    let (leaderboard, board) = board_section(body, corpus, options.loss_rule);
     MetricsReport {
         corpus: corpus.name.clone(),
         options: options.clone(),
