@@ -31,11 +31,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::http::{
+    Extensions, HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Version, header,
+};
 use axum::routing::{get, post};
 use tower_http::compression::predicate::{NotForContentType, Predicate};
 use tower_http::compression::{CompressionLayer, CompressionLevel, DefaultPredicate};
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
@@ -82,7 +85,16 @@ pub fn app(config: Config, backend: Backend) -> Result<Router, ProxyError> {
     let site = Router::new()
         .fallback(get(static_files::serve_static))
         .with_state(files);
-    let compress = DefaultPredicate::new().and(NotForContentType::const_new("application/gzip"));
+    // Compressed already (gzip bundles, zips of LZ4 columns), or a byte range of a file: sent
+    // as they are.
+    let compress = DefaultPredicate::new()
+        .and(NotForContentType::const_new("application/gzip"))
+        .and(NotForContentType::const_new("application/zip"))
+        .and(
+            |_: StatusCode, _: Version, headers: &HeaderMap, _: &Extensions| {
+                !headers.contains_key(header::CONTENT_RANGE)
+            },
+        );
     Ok(api
         .merge(site)
         .layer(
@@ -90,6 +102,10 @@ pub fn app(config: Config, backend: Backend) -> Result<Router, ProxyError> {
                 .quality(CompressionLevel::Fastest)
                 .compress_when(compress),
         )
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
         .layer(TraceLayer::new_for_http()))
 }
 

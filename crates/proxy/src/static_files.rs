@@ -1,138 +1,173 @@
-//! The dashboard (`dist`) and bundle files: MIME types, ETags, cache headers, SPA fallback.
+//! The dashboard (`dist`) and bundle files: streamed with `Range` support, MIME types, ETags,
+//! cache headers, SPA fallback.
 //!
 //! | Path | Cache-Control |
 //! |---|---|
 //! | hashed trunk assets (`name-<16+ hex>[_bg].wasm/js/css`) | `public, max-age=31536000, immutable` |
 //! | `index.html` and the SPA fallback | `no-cache` |
-//! | everything else (bundles included) | `no-cache` + a content-hash `ETag` (304 on match) |
+//! | everything else (bundles included) | `no-cache` + an `ETag` of modification time and size (304 on match) |
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::extract::{Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use sha2::{Digest, Sha256};
+use tower_http::services::ServeDir;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 
-/// A memoised ETag with the (size, mtime) it was computed for.
-type EtagMemo = HashMap<PathBuf, (u64, Option<SystemTime>, HeaderValue)>;
-
-/// Where files come from, plus a memo of content hashes keyed by (path, size, mtime).
+/// Where files come from: the dashboard's `dist` and an optional bundles folder laid over
+/// `dist/bundles`.
 pub(crate) struct StaticFiles {
     dist: PathBuf,
     bundles: Option<PathBuf>,
-    etags: Mutex<EtagMemo>,
 }
 
 impl StaticFiles {
     pub(crate) fn new(dist: PathBuf, bundles: Option<PathBuf>) -> Self {
-        StaticFiles {
-            dist,
-            bundles,
-            etags: Mutex::new(HashMap::new()),
+        StaticFiles { dist, bundles }
+    }
+}
+
+/// GET/HEAD of any path not routed elsewhere. Files go through tower-http's `ServeDir`:
+/// streamed from disk (never read whole into memory), single `Range` requests (206, 416),
+/// `If-Modified-Since`, percent-decoded names, no way out of the root. Around it this adds
+/// the cache policy, an `ETag` with `If-None-Match` (304) and the content types below.
+pub(crate) async fn serve_static(State(files): State<Arc<StaticFiles>>, req: Request) -> Response {
+    let name = file_name(req.uri().path());
+    let if_none_match = req.headers().get(header::IF_NONE_MATCH).cloned();
+    let (req, _) = req.into_parts();
+    let response = route(&files, &req).await;
+    finish(&name, if_none_match.as_ref(), response)
+}
+
+async fn route(files: &StaticFiles, req: &Parts) -> Response {
+    let path = req.uri.path().to_owned();
+    let mut segments = path.split('/').filter(|s| !s.is_empty());
+    match segments.next() {
+        Some("v1") => not_found(),
+        Some("bundles") if segments.next().is_some() => {
+            let rest = &path[path.find("/bundles/").map_or(0, |i| i + "/bundles".len())..];
+            let dirs = files
+                .bundles
+                .iter()
+                .cloned()
+                .chain([files.dist.join("bundles")]);
+            for dir in dirs {
+                let response = serve_from(&dir, req, rest).await;
+                if response.status() != StatusCode::NOT_FOUND {
+                    return response;
+                }
+            }
+            not_found()
+        }
+        _ => {
+            let response = serve_from(&files.dist, req, &path).await;
+            if response.status() != StatusCode::NOT_FOUND {
+                return response;
+            }
+            // A path that names a file is missing; any other is a view of the app.
+            if path
+                .rsplit('/')
+                .next()
+                .is_some_and(|last| last.contains('.'))
+            {
+                return not_found();
+            }
+            serve_from(&files.dist, req, "/index.html").await
         }
     }
 }
 
-/// GET/HEAD of any path not routed elsewhere.
-pub(crate) async fn serve_static(
-    State(files): State<Arc<StaticFiles>>,
-    uri: Uri,
-    headers: HeaderMap,
-) -> Response {
-    let Some(segments) = safe_segments(uri.path()) else {
-        return not_found();
-    };
-    if segments.first() == Some(&"v1") {
-        return not_found();
-    }
-    if segments.first() == Some(&"bundles") && segments.len() > 1 {
-        let rest: PathBuf = segments[1..].iter().collect();
-        let overlay = files.bundles.as_ref().map(|dir| dir.join(&rest));
-        let candidates = overlay
-            .into_iter()
-            .chain([files.dist.join("bundles").join(&rest)]);
-        for path in candidates {
-            if is_file(&path).await {
-                return send_file(&files, &path, &headers).await;
+/// `req` (its method and headers) for `path` under `dir`, through `ServeDir`.
+async fn serve_from(dir: &Path, req: &Parts, path: &str) -> Response {
+    let mut inner = Request::builder().method(req.method.clone());
+    let query = req.uri.query().map_or(String::new(), |q| format!("?{q}"));
+    inner = inner.uri(format!("{path}{query}"));
+    if let Some(headers) = inner.headers_mut() {
+        for (key, value) in &req.headers {
+            // `If-None-Match` is answered in `finish`, with this module's ETag.
+            if key != header::IF_NONE_MATCH {
+                headers.append(key, value.clone());
             }
         }
+    }
+    let Ok(inner) = inner.body(Body::empty()) else {
         return not_found();
-    }
-    let mut path: PathBuf = files.dist.clone();
-    path.extend(&segments);
-    if is_file(&path).await {
-        return send_file(&files, &path, &headers).await;
-    }
-    let index_in_dir = path.join("index.html");
-    if is_file(&index_in_dir).await {
-        return send_file(&files, &index_in_dir, &headers).await;
-    }
-    let looks_like_file = segments.last().is_some_and(|name| name.contains('.'));
-    if looks_like_file {
-        return not_found();
-    }
-    send_file(&files, &files.dist.join("index.html"), &headers).await
-}
-
-/// Path segments, or `None` for anything that could escape the root.
-fn safe_segments(path: &str) -> Option<Vec<&str>> {
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
-    let unsafe_segment = |s: &&str| {
-        *s == "." || *s == ".." || s.contains('\\') || s.contains('\0') || s.contains(':')
     };
-    (!segments.iter().any(unsafe_segment)).then_some(segments)
-}
-
-async fn is_file(path: &Path) -> bool {
-    tokio::fs::metadata(path).await.is_ok_and(|m| m.is_file())
-}
-
-async fn send_file(files: &StaticFiles, path: &Path, request_headers: &HeaderMap) -> Response {
-    let bytes = match tokio::fs::read(path).await {
-        Ok(bytes) => bytes,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return not_found(),
+    let mut service = ServeDir::new(dir).append_index_html_on_directories(true);
+    match service.try_call(inner).await {
+        Ok(response) => response.map(Body::new),
         Err(err) => {
-            tracing::warn!(path = %path.display(), error = %err, "reading a static file");
-            return (
+            tracing::warn!(dir = %dir.display(), error = %err, "serving a static file");
+            (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 axum::Json(json!({"detail": "file unreadable"})),
             )
-                .into_response();
+                .into_response()
         }
-    };
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let etag = etag_for(files, path, &bytes).await;
+    }
+}
+
+/// The last path segment (percent-decoding is not needed: only the extension and the hash
+/// pattern are read from it).
+fn file_name(path: &str) -> String {
+    let last = path.rsplit('/').next().unwrap_or("");
+    if last.is_empty() || !last.contains('.') {
+        "index.html".to_owned()
+    } else {
+        last.to_owned()
+    }
+}
+
+/// Cache policy, ETag and content type of a file response; 304 when `If-None-Match` matches.
+fn finish(name: &str, if_none_match: Option<&HeaderValue>, mut response: Response) -> Response {
+    let status = response.status();
+    if !matches!(
+        status,
+        StatusCode::OK | StatusCode::PARTIAL_CONTENT | StatusCode::NOT_MODIFIED
+    ) {
+        return response;
+    }
     let cache_control = if is_hashed_asset(name) {
         IMMUTABLE
     } else {
         "no-cache"
     };
-    let matches = request_headers
-        .get(header::IF_NONE_MATCH)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|list| {
-            list.split(',')
-                .any(|tag| tag.trim() == "*" || tag.trim() == etag.to_str().unwrap_or(""))
-        });
-    let mut response = if matches {
-        Response::builder()
-            .status(StatusCode::NOT_MODIFIED)
-            .body(Body::empty())
-    } else {
-        Response::builder()
-            .header(header::CONTENT_TYPE, content_type(name))
-            .body(Body::from(bytes))
+    let etag = etag(response.headers());
+    if status == StatusCode::OK
+        && let (Some(tag), Some(list)) = (&etag, if_none_match.and_then(|v| v.to_str().ok()))
+        && list
+            .split(',')
+            .any(|t| t.trim() == "*" || t.trim() == tag.to_str().unwrap_or(""))
+    {
+        let mut not_modified = StatusCode::NOT_MODIFIED.into_response();
+        let headers = not_modified.headers_mut();
+        headers.insert(header::ETAG, tag.clone());
+        headers.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static(cache_control),
+        );
+        if let Some(modified) = response.headers().get(header::LAST_MODIFIED) {
+            headers.insert(header::LAST_MODIFIED, modified.clone());
+        }
+        return not_modified;
     }
-    .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response());
     let headers = response.headers_mut();
-    headers.insert(header::ETAG, etag);
+    if status != StatusCode::NOT_MODIFIED {
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(content_type(name)),
+        );
+    }
+    if let Some(tag) = etag {
+        headers.insert(header::ETAG, tag);
+    }
     headers.insert(
         header::CACHE_CONTROL,
         HeaderValue::from_static(cache_control),
@@ -140,24 +175,22 @@ async fn send_file(files: &StaticFiles, path: &Path, request_headers: &HeaderMap
     response
 }
 
-/// A weak ETag from the content's sha256 (weak: the compression layer may re-encode).
-async fn etag_for(files: &StaticFiles, path: &Path, bytes: &[u8]) -> HeaderValue {
-    let meta = tokio::fs::metadata(path).await.ok();
-    let stamp = (bytes.len() as u64, meta.and_then(|m| m.modified().ok()));
-    if let Ok(memo) = files.etags.lock()
-        && let Some((len, modified, tag)) = memo.get(path)
-        && (*len, *modified) == stamp
-    {
-        return tag.clone();
-    }
-    let digest = Sha256::digest(bytes);
+/// A weak ETag from the file's modification time and size (as `ServeDir` reports them in
+/// `Last-Modified` and `Content-Length` / `Content-Range`), so no file is read to make it;
+/// weak because the compression layer may re-encode the body. `None` without either.
+fn etag(headers: &HeaderMap) -> Option<HeaderValue> {
+    let modified = headers.get(header::LAST_MODIFIED)?.to_str().ok()?;
+    let size = match headers.get(header::CONTENT_RANGE) {
+        Some(range) => range.to_str().ok()?.rsplit('/').next()?.to_owned(),
+        None => headers
+            .get(header::CONTENT_LENGTH)?
+            .to_str()
+            .ok()?
+            .to_owned(),
+    };
+    let digest = Sha256::digest(format!("{modified}\n{size}").as_bytes());
     let hex: String = digest[..12].iter().map(|b| format!("{b:02x}")).collect();
-    let tag = HeaderValue::from_str(&format!("W/\"{hex}\""))
-        .unwrap_or(HeaderValue::from_static("W/\"0\""));
-    if let Ok(mut memo) = files.etags.lock() {
-        memo.insert(path.to_path_buf(), (stamp.0, stamp.1, tag.clone()));
-    }
-    tag
+    HeaderValue::from_str(&format!("W/\"{hex}\"")).ok()
 }
 
 /// `runlens-web-1a2b3c4d5e6f7081_bg.wasm`, `index-0123456789abcdef.css`: trunk's hashed names.
@@ -187,6 +220,7 @@ fn content_type(name: &str) -> &'static str {
         "wasm" => "application/wasm",
         "json" | "map" => "application/json",
         "gz" => "application/gzip",
+        "zip" => "application/zip",
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "ico" => "image/x-icon",
@@ -217,12 +251,5 @@ mod tests {
         assert!(!is_hashed_asset("index.html"));
         assert!(!is_hashed_asset("sample.json"));
         assert!(!is_hashed_asset("app-1234.js")); // too short to be trunk's hash
-    }
-
-    #[test]
-    fn parent_directory_segments_are_refused() {
-        assert_eq!(safe_segments("/a/b.js"), Some(vec!["a", "b.js"]));
-        assert_eq!(safe_segments("/a/../etc/passwd"), None);
-        assert_eq!(safe_segments("/..\\x"), None);
     }
 }

@@ -312,6 +312,55 @@ async fn bundles_overlay_dist_and_revalidate_with_etags() {
     );
 }
 
+fn ranged(path: &str, range: &str) -> Request<Body> {
+    Request::get(path)
+        .header("range", range)
+        .header("accept-encoding", "gzip")
+        .body(Body::empty())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn bundle_files_answer_range_requests_byte_exactly_and_never_sniff() {
+    let dist = temp_dist("range");
+    // A v2 directory bundle's entry, with a space in its folder's name, and a zip.
+    let entry: Vec<u8> = (0..=255u8).cycle().take(10_000).collect();
+    std::fs::create_dir_all(dist.join("bundles/my run")).unwrap();
+    std::fs::write(dist.join("bundles/my run/cells.arrows"), &entry).unwrap();
+    std::fs::write(dist.join("bundles/run.zip"), &entry).unwrap();
+    let app = local_app(Config {
+        dist,
+        ..Config::default()
+    });
+    let path = "/bundles/my%20run/cells.arrows";
+    let (status, headers, bytes) = send_raw(&app, ranged(path, "bytes=100-199")).await;
+    assert_eq!(status, StatusCode::PARTIAL_CONTENT);
+    assert_eq!(headers["content-range"], "bytes 100-199/10000");
+    assert_eq!(bytes, entry[100..200]);
+    assert!(headers.get("content-encoding").is_none()); // a byte range is never gzipped
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    // The same ETag as the whole file's (the file's, not the range's).
+    let (status, whole, bytes) = send_raw(&app, get(path)).await;
+    assert_eq!((status, bytes.len()), (StatusCode::OK, 10_000));
+    assert_eq!(whole["etag"], headers["etag"]);
+    assert_eq!(whole["accept-ranges"], "bytes");
+    // The last 22 bytes (a zip's end-of-central-directory read) from the zip.
+    let (status, headers, bytes) = send_raw(&app, ranged("/bundles/run.zip", "bytes=-22")).await;
+    assert_eq!(status, StatusCode::PARTIAL_CONTENT);
+    assert_eq!(headers["content-type"], "application/zip");
+    assert_eq!(headers["content-range"], "bytes 9978-9999/10000");
+    assert_eq!(bytes, entry[9978..]);
+    // Past the end: 416 with the size.
+    let (status, headers, _) = send_raw(&app, ranged(path, "bytes=20000-20010")).await;
+    assert_eq!(status, StatusCode::RANGE_NOT_SATISFIABLE);
+    assert_eq!(headers["content-range"], "bytes */10000");
+    // The API's answers say nosniff too.
+    assert_eq!(
+        send(&app, get("/healthz")).await.1["x-content-type-options"],
+        "nosniff"
+    );
+}
+
 /// A model that takes `0.6 s` per request, to hold the single in-flight slot.
 struct SlowModel;
 
