@@ -20,6 +20,7 @@ mod corpus;
 mod jev;
 mod question;
 mod summary;
+pub mod v2;
 mod warning;
 
 use indexmap::IndexMap;

@@ -1,0 +1,319 @@
+//! v2 entries back into a [`Bundle`]: every entry checked against the manifest's size and
+//! SHA-256 as it is read, every row merged from its columns and its text record.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use super::arrow_codec::{DecodeError, decode};
+use super::schema::{
+    CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
+};
+use super::split::{ColumnData, merge_row};
+use super::text::inflate;
+use super::write::stored_columns;
+use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, V2Error};
+use crate::bundle::codec::hex;
+use crate::bundle::{Bundle, BundleBody, Corpus, ResultRow};
+
+/// Where entries come from (a directory, a zip, a browser's fetches).
+pub trait EntrySource {
+    /// The bytes of the entry at `path`; [`V2Error::Missing`] when there is none.
+    fn entry(&mut self, path: &str) -> Result<Vec<u8>, V2Error>;
+}
+
+/// Entries as files under a directory.
+pub struct DirEntries(pub PathBuf);
+
+impl EntrySource for DirEntries {
+    fn entry(&mut self, path: &str) -> Result<Vec<u8>, V2Error> {
+        let file = path.split('/').fold(self.0.clone(), |p, s| p.join(s));
+        std::fs::read(&file).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => V2Error::Missing {
+                path: path.to_owned(),
+            },
+            _ => V2Error::Read {
+                path: path.to_owned(),
+                message: e.to_string(),
+            },
+        })
+    }
+}
+
+/// Reads and checks `manifest.json`.
+pub fn read_manifest(source: &mut dyn EntrySource) -> Result<Manifest, V2Error> {
+    let bytes = source.entry(MANIFEST)?;
+    let value: Value = serde_json::from_slice(&bytes).map_err(|e| V2Error::Manifest {
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })?;
+    let format = value.get("format").and_then(Value::as_str).unwrap_or("");
+    if format != FORMAT_V2 {
+        return Err(V2Error::Format {
+            found: format.to_owned(),
+        });
+    }
+    serde_json::from_value(value).map_err(|e| V2Error::Manifest {
+        line: 0,
+        column: 0,
+        message: e.to_string(),
+    })
+}
+
+/// Reads entries through `source`, each checked against the manifest.
+struct Checked<'a> {
+    source: &'a mut dyn EntrySource,
+    listed: HashMap<String, EntryInfo>,
+}
+
+impl Checked<'_> {
+    fn get(&mut self, path: &str) -> Result<Vec<u8>, V2Error> {
+        let Some(info) = self.listed.get(path) else {
+            return Err(V2Error::Missing {
+                path: format!("{path} (not in the manifest)"),
+            });
+        };
+        let bytes = self.source.entry(path)?;
+        if bytes.len() as u64 != info.size {
+            return Err(V2Error::Mismatch {
+                path: path.to_owned(),
+                what: "size",
+                expected: info.size.to_string(),
+                found: bytes.len().to_string(),
+            });
+        }
+        let digest = hex(&Sha256::digest(&bytes));
+        if digest != info.sha256 {
+            return Err(V2Error::Mismatch {
+                path: path.to_owned(),
+                what: "sha256",
+                expected: info.sha256.clone(),
+                found: digest,
+            });
+        }
+        Ok(bytes)
+    }
+}
+
+/// A decoded table with its text records at hand.
+struct Loaded {
+    path: String,
+    table: Table,
+    columns: Vec<ColumnData>,
+    rows: usize,
+    chunks: Vec<Vec<u8>>,
+}
+
+fn u64_at(columns: &[ColumnData], at: usize, row: usize) -> Option<u64> {
+    match columns.get(at) {
+        Some(ColumnData::U64(v)) => v.get(row).copied().flatten(),
+        _ => None,
+    }
+}
+
+impl Loaded {
+    fn load(
+        files: &mut Checked<'_>,
+        dir: &str,
+        table: Table,
+        expected_rows: Option<u64>,
+    ) -> Result<Loaded, V2Error> {
+        let path = format!("{dir}/{}.arrows", table.name);
+        let bytes = files.get(&path)?;
+        let spec = stored_columns(&table);
+        let (columns, rows) = decode(&spec, &bytes).map_err(|e| V2Error::Table {
+            path: path.clone(),
+            message: match e {
+                DecodeError::Arrow(m) => format!("not a readable Arrow IPC stream: {m}"),
+                DecodeError::Missing(c) => format!("column {c} is missing"),
+                DecodeError::Type {
+                    column,
+                    expected,
+                    found,
+                } => {
+                    format!("column {column}: expected {expected}, found {found}")
+                }
+            },
+        })?;
+        if let Some(expected) = expected_rows
+            && expected != rows as u64
+        {
+            return Err(V2Error::Table {
+                path,
+                message: format!("{rows} rows; the manifest says {expected}"),
+            });
+        }
+        let mut chunks = Vec::new();
+        let prefix = format!("{dir}/{}.text/", table.name);
+        let mut n = 0;
+        while files.listed.contains_key(&format!("{prefix}{n}.gz")) {
+            let name = format!("{prefix}{n}.gz");
+            let raw = files.get(&name)?;
+            chunks.push(inflate(&raw).map_err(|message| V2Error::Read {
+                path: name,
+                message,
+            })?);
+            n += 1;
+        }
+        Ok(Loaded {
+            path,
+            table,
+            columns,
+            rows,
+            chunks,
+        })
+    }
+
+    /// Row `i` as JSON: its text record with its column values merged in.
+    fn row(&self, i: usize) -> Result<Map<String, Value>, V2Error> {
+        let err = |message: String| V2Error::Row {
+            path: self.path.clone(),
+            row: i,
+            message,
+        };
+        let base = self.columns.len() - 3;
+        let (chunk, offset, len) = (
+            u64_at(&self.columns, base, i).unwrap_or(0) as usize,
+            u64_at(&self.columns, base + 1, i).unwrap_or(0) as usize,
+            u64_at(&self.columns, base + 2, i).unwrap_or(0) as usize,
+        );
+        let mut record = if len == 0 {
+            Map::new()
+        } else {
+            let text = self.chunks.get(chunk).ok_or_else(|| {
+                err(format!(
+                    "text chunk {chunk} is not in the bundle ({} chunks)",
+                    self.chunks.len()
+                ))
+            })?;
+            let bytes = offset
+                .checked_add(len)
+                .and_then(|end| text.get(offset..end))
+                .ok_or_else(|| {
+                    err(format!(
+                        "text record {offset}..{} is past the end of chunk {chunk} ({} bytes)",
+                        offset.saturating_add(len),
+                        text.len()
+                    ))
+                })?;
+            serde_json::from_slice(bytes).map_err(|e| err(format!("text record: {e}")))?
+        };
+        merge_row(&self.table, &self.columns, i, &mut record).map_err(|e| {
+            err(format!(
+                "column {} has a value but no place in the record",
+                e.column
+            ))
+        })?;
+        Ok(record)
+    }
+
+    fn typed<T: DeserializeOwned>(&self) -> Result<Vec<T>, V2Error> {
+        (0..self.rows)
+            .map(|i| {
+                let row = self.row(i)?;
+                serde_json::from_value(Value::Object(row)).map_err(|e| V2Error::Row {
+                    path: self.path.clone(),
+                    row: i,
+                    message: e.to_string(),
+                })
+            })
+            .collect()
+    }
+}
+
+fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2Error> {
+    let dir = info.dir.as_str();
+    let rows = |name: &str| info.rows.get(name).copied();
+    let questions = Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?;
+    let results = Loaded::load(files, dir, RESULTS, rows("results"))?;
+    let cells = Loaded::load(files, dir, CELLS, rows("cells"))?;
+    let base = CELLS.columns.len();
+    let mut candidates: Vec<IndexMap<String, Value>> = vec![IndexMap::new(); results.rows];
+    for i in 0..cells.rows {
+        let row = u64_at(&cells.columns, base, i).map(|r| r as usize);
+        let model = match cells.columns.get(base + 1) {
+            Some(ColumnData::Str(v)) => v.get(i).cloned().flatten(),
+            _ => None,
+        };
+        let null = matches!(cells.columns.get(base + 2), Some(ColumnData::Bool(v)) if v.get(i).copied().flatten() == Some(true));
+        let (Some(row), Some(model)) = (row, model) else {
+            return Err(V2Error::Row {
+                path: cells.path.clone(),
+                row: i,
+                message: "row or model is missing".to_owned(),
+            });
+        };
+        let slot = candidates.get_mut(row).ok_or_else(|| V2Error::Row {
+            path: cells.path.clone(),
+            row: i,
+            message: format!("row {row} is past the last result row ({})", results.rows),
+        })?;
+        let cell = if null {
+            Value::Null
+        } else {
+            Value::Object(cells.row(i)?)
+        };
+        slot.insert(model, cell);
+    }
+    let mut result_rows = Vec::with_capacity(results.rows);
+    for (i, cands) in candidates.into_iter().enumerate() {
+        let mut record = results.row(i)?;
+        record.insert(
+            "candidates".to_owned(),
+            Value::Object(cands.into_iter().collect()),
+        );
+        let row: ResultRow =
+            serde_json::from_value(Value::Object(record)).map_err(|e| V2Error::Row {
+                path: results.path.clone(),
+                row: i,
+                message: e.to_string(),
+            })?;
+        result_rows.push(row);
+    }
+    Ok(Corpus {
+        name: info.name.clone(),
+        questions,
+        results: result_rows,
+        models: info.models.clone(),
+        rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed()?,
+        failure_labels: Loaded::load(files, dir, FAILURE_LABELS, rows("failure_labels"))?
+            .typed()?,
+        fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed()?,
+        gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed()?,
+        board_manifest: info.board_manifest.clone(),
+    })
+}
+
+/// Reads a whole v2 bundle. The content hash is the manifest's (not recomputed: see
+/// [`Bundle::verify_content_hash`]).
+pub fn read_bundle(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
+    let manifest = read_manifest(source)?;
+    let listed = manifest
+        .entries
+        .iter()
+        .map(|e| (e.path.clone(), e.clone()))
+        .collect();
+    let mut files = Checked { source, listed };
+    let mut body: BundleBody =
+        serde_json::from_value(manifest.head.clone()).map_err(|e| V2Error::Manifest {
+            line: 0,
+            column: 0,
+            message: format!("head: {e}"),
+        })?;
+    body.corpora = manifest
+        .corpora
+        .iter()
+        .map(|c| read_corpus(&mut files, c))
+        .collect::<Result<_, _>>()?;
+    Ok(Bundle {
+        format: crate::bundle::FORMAT.to_owned(),
+        provenance: manifest.provenance,
+        content_hash: manifest.content_hash,
+        body,
+    })
+}

@@ -1,0 +1,239 @@
+//! A row's JSON object split into column values and a text record, and merged back.
+//!
+//! Values are taken out with `shift_remove`, so the keys left in the record keep their
+//! order (a row's unknown fields are kept in order in `extra`); merged values are inserted
+//! by name, which is all a struct's deserialiser reads.
+
+use serde_json::{Map, Value};
+
+use super::schema::{Column, Kind, Table};
+
+/// One column's values, one per row (`None`: the row has no such value).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ColumnData {
+    /// [`Kind::U64`] and [`Kind::Len`].
+    U64(Vec<Option<u64>>),
+    /// [`Kind::F64`].
+    F64(Vec<Option<f64>>),
+    /// [`Kind::Bool`].
+    Bool(Vec<Option<bool>>),
+    /// [`Kind::Dict`] and [`Kind::Text`].
+    Str(Vec<Option<String>>),
+    /// [`Kind::TextList`].
+    StrList(Vec<Option<Vec<String>>>),
+}
+
+impl ColumnData {
+    /// An empty column of `kind`.
+    pub fn new(kind: Kind) -> ColumnData {
+        match kind {
+            Kind::U64 | Kind::Len => ColumnData::U64(Vec::new()),
+            Kind::F64 => ColumnData::F64(Vec::new()),
+            Kind::Bool => ColumnData::Bool(Vec::new()),
+            Kind::Dict | Kind::Text => ColumnData::Str(Vec::new()),
+            Kind::TextList => ColumnData::StrList(Vec::new()),
+        }
+    }
+
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        match self {
+            ColumnData::U64(v) => v.len(),
+            ColumnData::F64(v) => v.len(),
+            ColumnData::Bool(v) => v.len(),
+            ColumnData::Str(v) => v.len(),
+            ColumnData::StrList(v) => v.len(),
+        }
+    }
+
+    /// Whether no rows are held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Appends `value` if it fits this column's kind (`Len`: an array's length), else
+    /// `None`; returns whether it fitted.
+    fn push(&mut self, kind: Kind, value: Option<&Value>) -> bool {
+        let Some(value) = value else {
+            self.push_none();
+            return false;
+        };
+        let fitted = match &mut *self {
+            ColumnData::U64(v) if kind == Kind::Len => {
+                value.as_array().map(|a| v.push(Some(a.len() as u64)))
+            }
+            ColumnData::U64(v) => value.as_u64().map(|n| v.push(Some(n))),
+            ColumnData::F64(v) => value.is_f64().then(|| v.push(value.as_f64())),
+            ColumnData::Bool(v) => value.as_bool().map(|b| v.push(Some(b))),
+            ColumnData::Str(v) => value.as_str().map(|s| v.push(Some(s.to_owned()))),
+            ColumnData::StrList(v) => value
+                .as_array()
+                .and_then(|a| a.iter().map(|x| x.as_str().map(str::to_owned)).collect())
+                .map(|list| v.push(Some(list))),
+        };
+        if fitted.is_none() {
+            self.push_none();
+        }
+        fitted.is_some()
+    }
+
+    /// Appends `None`.
+    pub fn push_none(&mut self) {
+        match self {
+            ColumnData::U64(v) => v.push(None),
+            ColumnData::F64(v) => v.push(None),
+            ColumnData::Bool(v) => v.push(None),
+            ColumnData::Str(v) => v.push(None),
+            ColumnData::StrList(v) => v.push(None),
+        }
+    }
+
+    /// Row `i` as JSON (`None` when absent or out of range).
+    pub fn json(&self, i: usize) -> Option<Value> {
+        match self {
+            ColumnData::U64(v) => v.get(i).copied().flatten().map(Value::from),
+            ColumnData::F64(v) => v.get(i).copied().flatten().map(Value::from),
+            ColumnData::Bool(v) => v.get(i).copied().flatten().map(Value::from),
+            ColumnData::Str(v) => v.get(i).cloned().flatten().map(Value::from),
+            ColumnData::StrList(v) => v.get(i).cloned().flatten().map(Value::from),
+        }
+    }
+}
+
+/// The object at `path` (all but the last key) inside `row`, if every step is an object.
+fn parent_mut<'a>(
+    row: &'a mut Map<String, Value>,
+    path: &[&str],
+) -> Option<&'a mut Map<String, Value>> {
+    let mut at = row;
+    for key in &path[..path.len().saturating_sub(1)] {
+        at = at.get_mut(*key)?.as_object_mut()?;
+    }
+    Some(at)
+}
+
+/// Appends one value per column of `table` from `row`, taking the values of `take` columns
+/// out of it when they fit (a value that does not fit stays in the row, the column gets
+/// `None`). What is left of `row` is its text record.
+pub fn split_row(table: &Table, columns: &mut [ColumnData], row: &mut Map<String, Value>) {
+    for (col, data) in table.columns.iter().zip(columns.iter_mut()) {
+        let Some(last) = col.path.last() else {
+            data.push_none();
+            continue;
+        };
+        let parent = parent_mut(row, col.path);
+        let value = parent.as_ref().and_then(|p| p.get(*last));
+        let fitted = data.push(col.kind, value);
+        // A value that does not fit stays in the record; the column says nothing for it.
+        if fitted
+            && col.take
+            && let Some(parent) = parent
+        {
+            parent.shift_remove(*last);
+        }
+    }
+}
+
+/// Why a row could not be merged back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeError {
+    /// The column whose value had no place.
+    pub column: &'static str,
+}
+
+/// Puts the values of row `i` of `table`'s `take` columns back into `record`.
+pub fn merge_row(
+    table: &Table,
+    columns: &[ColumnData],
+    i: usize,
+    record: &mut Map<String, Value>,
+) -> Result<(), MergeError> {
+    for (col, data) in table.columns.iter().zip(columns) {
+        if !col.take {
+            continue;
+        }
+        let Some(value) = data.json(i) else { continue };
+        let (Some(last), Some(parent)) = (col.path.last(), parent_mut(record, col.path)) else {
+            return Err(MergeError { column: col.name });
+        };
+        parent.insert((*last).to_owned(), value);
+    }
+    Ok(())
+}
+
+/// Columns of `table`, empty.
+pub fn empty_columns(table: &Table) -> Vec<ColumnData> {
+    table
+        .columns
+        .iter()
+        .map(|c: &Column| ColumnData::new(c.kind))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+    use crate::bundle::v2::schema::CELLS;
+    use serde_json::json;
+
+    #[test]
+    fn a_cell_splits_into_columns_and_a_record_and_merges_back_exactly() {
+        let cell = json!({"sqls": ["SELECT 1", "SELECT 2"], "final_answer": "2", "turns": 3,
+            "latency": 2.0, "result_score": {"outcome": "pass", "tally": {"pass": 2, "fail": 1},
+            "votes": [{"outcome": "pass"}]}, "error": "max turns (3)",
+            "usage": {"prompt_tokens": 10, "per_turn": [[1, 2, 0, 0, 0]]},
+            "zeta": 1, "alpha": {"x": true}});
+        let mut row = cell.as_object().unwrap().clone();
+        let mut cols = empty_columns(&CELLS);
+        split_row(&CELLS, &mut cols, &mut row);
+        let at = |name: &str| {
+            let i = CELLS.columns.iter().position(|c| c.name == name).unwrap();
+            cols[i].json(0)
+        };
+        assert_eq!(at("outcome"), Some(json!("pass")));
+        assert_eq!(at("tally_pass"), Some(json!(2)));
+        assert_eq!(at("tally_tie"), None);
+        assert_eq!(at("n_sqls"), Some(json!(2)));
+        assert_eq!(at("n_votes"), Some(json!(1)));
+        assert_eq!(at("latency"), Some(json!(2.0)));
+        assert_eq!(at("usage_prompt_tokens"), Some(json!(10)));
+        assert_eq!(at("usage_total_tokens"), None);
+        // The record keeps the text, the skeleton of emptied objects, and key order.
+        assert_eq!(
+            Value::Object(row.clone()),
+            json!({"sqls": ["SELECT 1", "SELECT 2"], "final_answer": "2",
+                "result_score": {"tally": {"pass": 2, "fail": 1}, "votes": [{"outcome": "pass"}]},
+                "usage": {"per_turn": [[1, 2, 0, 0, 0]]}, "zeta": 1, "alpha": {"x": true}})
+        );
+        let keys: Vec<&String> = row.keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "sqls",
+                "final_answer",
+                "result_score",
+                "usage",
+                "zeta",
+                "alpha"
+            ]
+        );
+        merge_row(&CELLS, &cols, 0, &mut row).unwrap();
+        assert_eq!(Value::Object(row), cell);
+    }
+
+    #[test]
+    fn a_value_of_another_type_stays_in_the_record() {
+        // turns as a float and latency as an integer are not what the columns hold.
+        let cell = json!({"turns": 2.5, "latency": 3, "error": 7});
+        let mut row = cell.as_object().unwrap().clone();
+        let mut cols = empty_columns(&CELLS);
+        split_row(&CELLS, &mut cols, &mut row);
+        assert!(cols.iter().all(|c| c.len() == 1));
+        assert_eq!(Value::Object(row.clone()), cell);
+        merge_row(&CELLS, &cols, 0, &mut row).unwrap();
+        assert_eq!(Value::Object(row), cell);
+    }
+}

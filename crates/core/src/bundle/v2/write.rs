@@ -1,0 +1,261 @@
+//! A [`Bundle`] as v2 entries: the manifest and, per corpus, one Arrow table and its text
+//! chunks per row type.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+use super::arrow_codec::encode;
+use super::schema::{
+    CELLS, Column, FAILURE_LABELS, FM_LABELS, GATE_ROWS, Kind, QUESTIONS, RANKINGS, RESULTS, Table,
+};
+use super::split::{ColumnData, empty_columns, split_row};
+use super::text::TextWriter;
+use super::{CorpusInfo, EntryInfo, FORMAT_V2, Manifest, V2Error};
+use crate::bundle::codec::hex;
+use crate::bundle::{Bundle, Corpus};
+
+/// One entry: its path and bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// `/`-separated relative path.
+    pub path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// The index columns every table ends with: where its row's text record is.
+pub(crate) const TEXT_INDEX: [Column; 3] = [
+    index_column("text_chunk", Kind::U64),
+    index_column("text_offset", Kind::U64),
+    index_column("text_len", Kind::U64),
+];
+
+/// The cells table's own index columns: the result row, the candidate key, a `null` cell.
+pub(crate) const CELL_INDEX: [Column; 3] = [
+    index_column("row", Kind::U64),
+    index_column("model", Kind::Dict),
+    index_column("null_cell", Kind::Bool),
+];
+
+const fn index_column(name: &'static str, kind: Kind) -> Column {
+    Column {
+        name,
+        path: &[],
+        kind,
+        take: false,
+    }
+}
+
+/// The full column list of `table` as stored (its columns, then the index columns).
+pub(crate) fn stored_columns(table: &Table) -> Vec<Column> {
+    let mut out = table.columns.to_vec();
+    if table.name == CELLS.name {
+        out.extend(CELL_INDEX);
+    }
+    out.extend(TEXT_INDEX);
+    out
+}
+
+/// A table being filled.
+struct Builder {
+    table: Table,
+    columns: Vec<ColumnData>,
+    index: Vec<ColumnData>,
+    text: TextWriter,
+    rows: usize,
+}
+
+impl Builder {
+    fn new(table: Table) -> Builder {
+        let extra = stored_columns(&table).len() - table.columns.len();
+        let index = stored_columns(&table)[table.columns.len()..]
+            .iter()
+            .map(|c| ColumnData::new(c.kind))
+            .collect::<Vec<_>>();
+        debug_assert_eq!(index.len(), extra);
+        Builder {
+            columns: empty_columns(&table),
+            index,
+            table,
+            text: TextWriter::default(),
+            rows: 0,
+        }
+    }
+
+    /// Splits one row (any serialisable row type) into the columns and its text record.
+    fn push<T: Serialize>(&mut self, row: &T) -> Result<(), V2Error> {
+        let mut object = object(row).map_err(|message| V2Error::Row {
+            path: self.table.name.to_owned(),
+            row: self.rows,
+            message,
+        })?;
+        split_row(&self.table, &mut self.columns, &mut object);
+        self.push_record(&object);
+        Ok(())
+    }
+
+    /// Appends the text index of `record` (its bytes in the current chunk).
+    fn push_record(&mut self, record: &Map<String, Value>) {
+        let bytes = if record.is_empty() {
+            Vec::new()
+        } else {
+            serde_json::to_vec(record).unwrap_or_default()
+        };
+        let (chunk, offset, len) = self.text.push(&bytes);
+        let n = self.index.len();
+        for (slot, value) in self.index[n - 3..].iter_mut().zip([chunk, offset, len]) {
+            if let ColumnData::U64(v) = slot {
+                v.push(Some(value));
+            }
+        }
+        self.rows += 1;
+    }
+
+    /// The table's entry and its text chunks under `dir`.
+    fn finish(self, dir: &str, entries: &mut Vec<Entry>) -> Result<usize, V2Error> {
+        let path = format!("{dir}/{}.arrows", self.table.name);
+        let spec = stored_columns(&self.table);
+        let mut all = self.columns;
+        all.extend(self.index);
+        let bytes = encode(&spec, &all).map_err(|e| V2Error::Table {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        entries.push(Entry { path, bytes });
+        for (n, chunk) in self.text.finish().into_iter().enumerate() {
+            entries.push(Entry {
+                path: format!("{dir}/{}.text/{n}.gz", self.table.name),
+                bytes: chunk,
+            });
+        }
+        Ok(self.rows)
+    }
+}
+
+fn object<T: Serialize>(row: &T) -> Result<Map<String, Value>, String> {
+    match serde_json::to_value(row).map_err(|e| e.to_string())? {
+        Value::Object(map) => Ok(map),
+        other => Err(format!("expected a JSON object, found {other}")),
+    }
+}
+
+fn rows_of<T: Serialize>(
+    table: Table,
+    rows: &[T],
+    dir: &str,
+    entries: &mut Vec<Entry>,
+) -> Result<usize, V2Error> {
+    let mut b = Builder::new(table);
+    for row in rows {
+        b.push(row)?;
+    }
+    b.finish(dir, entries)
+}
+
+/// The result rows without candidates, and the cells table.
+fn results_and_cells(
+    corpus: &Corpus,
+    dir: &str,
+    entries: &mut Vec<Entry>,
+) -> Result<(usize, usize), V2Error> {
+    let mut results = Builder::new(RESULTS);
+    let mut cells = Builder::new(CELLS);
+    for (i, row) in corpus.results.iter().enumerate() {
+        let mut object = object(row).map_err(|message| V2Error::Row {
+            path: RESULTS.name.to_owned(),
+            row: i,
+            message,
+        })?;
+        object.shift_remove("candidates");
+        split_row(&RESULTS, &mut results.columns, &mut object);
+        results.push_record(&object);
+        for (model, cell) in &row.candidates {
+            match cell {
+                Some(cell) => cells.push(cell)?,
+                None => {
+                    for c in &mut cells.columns {
+                        c.push_none();
+                    }
+                    cells.push_record(&Map::new());
+                }
+            }
+            if let [
+                ColumnData::U64(r),
+                ColumnData::Str(m),
+                ColumnData::Bool(null),
+                ..,
+            ] = &mut cells.index[..]
+            {
+                r.push(Some(i as u64));
+                m.push(Some(model.clone()));
+                null.push(Some(cell.is_none()));
+            }
+        }
+    }
+    Ok((results.finish(dir, entries)?, cells.finish(dir, entries)?))
+}
+
+/// The manifest (as JSON) and every other entry of `bundle` in v2, in writing order.
+pub fn write_entries(bundle: &Bundle) -> Result<(Vec<u8>, Vec<Entry>), V2Error> {
+    let mut entries = Vec::new();
+    let mut corpora = Vec::new();
+    for (i, corpus) in bundle.body.corpora.iter().enumerate() {
+        let dir = format!("corpora/{i}");
+        let mut rows = IndexMap::new();
+        rows.insert(
+            "questions".to_owned(),
+            rows_of(QUESTIONS, &corpus.questions, &dir, &mut entries)? as u64,
+        );
+        let (results, cells) = results_and_cells(corpus, &dir, &mut entries)?;
+        rows.insert("results".to_owned(), results as u64);
+        rows.insert("cells".to_owned(), cells as u64);
+        rows.insert(
+            "rankings".to_owned(),
+            rows_of(RANKINGS, &corpus.rankings, &dir, &mut entries)? as u64,
+        );
+        rows.insert(
+            "failure_labels".to_owned(),
+            rows_of(FAILURE_LABELS, &corpus.failure_labels, &dir, &mut entries)? as u64,
+        );
+        rows.insert(
+            "fm_labels".to_owned(),
+            rows_of(FM_LABELS, &corpus.fm_labels, &dir, &mut entries)? as u64,
+        );
+        rows.insert(
+            "gate_rows".to_owned(),
+            rows_of(GATE_ROWS, &corpus.gate_rows, &dir, &mut entries)? as u64,
+        );
+        corpora.push(CorpusInfo {
+            name: corpus.name.clone(),
+            models: corpus.models.clone(),
+            dir,
+            rows,
+            board_manifest: corpus.board_manifest.clone(),
+        });
+    }
+    let mut head = object(&bundle.body).map_err(|message| V2Error::Row {
+        path: "body".to_owned(),
+        row: 0,
+        message,
+    })?;
+    head.shift_remove("corpora");
+    let manifest = Manifest {
+        format: FORMAT_V2.to_owned(),
+        provenance: bundle.provenance.clone(),
+        content_hash: bundle.content_hash.clone(),
+        head: Value::Object(head),
+        corpora,
+        entries: entries
+            .iter()
+            .map(|e| EntryInfo {
+                path: e.path.clone(),
+                size: e.bytes.len() as u64,
+                sha256: hex(&Sha256::digest(&e.bytes)),
+            })
+            .collect(),
+    };
+    let json = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+    Ok((json, entries))
+}

@@ -1,0 +1,74 @@
+//! The one-file form: a zip whose entries are stored (not deflated), the manifest first, so
+//! a reader can take any entry with one byte range (HTTP `Range`, `Blob.slice`).
+
+use std::io::{Read, Seek, Write};
+
+use zip::result::ZipError;
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, ZipArchive, ZipWriter};
+
+use super::read::EntrySource;
+use super::write::Entry;
+use super::{MANIFEST, V2Error};
+
+/// Writes the manifest and `entries` as a zip of stored entries (zip64 where needed).
+pub fn write_zip<W: Write + Seek>(
+    out: W,
+    manifest: &[u8],
+    entries: &[Entry],
+) -> Result<W, V2Error> {
+    let err = |e: ZipError| V2Error::Zip(e.to_string());
+    let io = |e: std::io::Error| V2Error::Zip(e.to_string());
+    let mut zip = ZipWriter::new(out);
+    let options = |size: usize| {
+        SimpleFileOptions::default()
+            .compression_method(CompressionMethod::Stored)
+            .large_file(size as u64 >= u64::from(u32::MAX))
+    };
+    zip.start_file(MANIFEST, options(manifest.len()))
+        .map_err(err)?;
+    zip.write_all(manifest).map_err(io)?;
+    for entry in entries {
+        zip.start_file(entry.path.as_str(), options(entry.bytes.len()))
+            .map_err(err)?;
+        zip.write_all(&entry.bytes).map_err(io)?;
+    }
+    zip.finish().map_err(err)
+}
+
+/// Entries of a zip read through `Read + Seek` (a file, or bytes in a cursor).
+pub struct ZipEntries<R: Read + Seek>(ZipArchive<R>);
+
+impl<R: Read + Seek> ZipEntries<R> {
+    /// Opens the zip's central directory; a truncated or foreign file is a clear error.
+    pub fn new(reader: R) -> Result<Self, V2Error> {
+        ZipArchive::new(reader)
+            .map(ZipEntries)
+            .map_err(|e| V2Error::Zip(format!("not a readable zip (truncated?): {e}")))
+    }
+}
+
+impl<R: Read + Seek> EntrySource for ZipEntries<R> {
+    fn entry(&mut self, path: &str) -> Result<Vec<u8>, V2Error> {
+        let mut file = match self.0.by_name(path) {
+            Ok(file) => file,
+            Err(ZipError::FileNotFound) => {
+                return Err(V2Error::Missing {
+                    path: path.to_owned(),
+                });
+            }
+            Err(e) => {
+                return Err(V2Error::Read {
+                    path: path.to_owned(),
+                    message: e.to_string(),
+                });
+            }
+        };
+        let mut out = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0));
+        file.read_to_end(&mut out).map_err(|e| V2Error::Read {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        Ok(out)
+    }
+}

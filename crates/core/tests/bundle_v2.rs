@@ -1,0 +1,306 @@
+//! `runlens.bundle/2`: the directory and zip forms read back into exactly the v1 bundle, and
+//! every kind of damage is an error naming the entry (and the row where there is one).
+
+mod common;
+
+use std::io::Cursor;
+
+use runlens_core::bundle::v2::arrow_codec::encode;
+use runlens_core::bundle::v2::schema::{Column, Kind};
+use runlens_core::bundle::v2::split::ColumnData;
+use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip};
+use runlens_core::bundle::v2::{
+    DirEntries, Entry, EntrySource, FORMAT_V2, MANIFEST, Manifest, V2Error, read_bundle,
+    write_entries,
+};
+use runlens_core::bundle::{Bundle, hex_digest};
+use runlens_core::import::{ImportOptions, import_files};
+use sha2::{Digest, Sha256};
+
+fn dev_bundle() -> Bundle {
+    let opts = ImportOptions {
+        runlens_version: "0.1.0".into(),
+        created_at: "2026-12-02T12:00:00Z".into(),
+        ..ImportOptions::default()
+    };
+    let mut bundle = import_files(&common::dev_corpus_files(), &opts)
+        .unwrap()
+        .bundle;
+    // An unrounded float, and a null cell next to a real one, survive.
+    let row = &mut bundle.body.corpora[0].results[1];
+    let cell = row.candidates.get_mut("gpt-4.1").unwrap().as_mut().unwrap();
+    cell.latency = Some(0.1 + 0.2);
+    row.candidates.insert("absent-model".into(), None);
+    Bundle::new(bundle.provenance.clone(), bundle.body)
+}
+
+/// Entries held in memory, as a test can damage them.
+struct Memory(Vec<(String, Vec<u8>)>);
+
+impl Memory {
+    fn of(manifest: Vec<u8>, entries: Vec<Entry>) -> Memory {
+        let mut all = vec![(MANIFEST.to_owned(), manifest)];
+        all.extend(entries.into_iter().map(|e| (e.path, e.bytes)));
+        Memory(all)
+    }
+
+    fn get_mut(&mut self, path: &str) -> &mut Vec<u8> {
+        &mut self.0.iter_mut().find(|(p, _)| p == path).unwrap().1
+    }
+
+    fn manifest(&self) -> Manifest {
+        serde_json::from_slice(&self.0[0].1).unwrap()
+    }
+
+    fn set_manifest(&mut self, m: &Manifest) {
+        self.0[0].1 = serde_json::to_vec(m).unwrap();
+    }
+
+    /// Replaces an entry and writes its new size and digest into the manifest.
+    fn replace(&mut self, path: &str, bytes: Vec<u8>) {
+        let mut m = self.manifest();
+        let info = m.entries.iter_mut().find(|e| e.path == path).unwrap();
+        info.size = bytes.len() as u64;
+        info.sha256 = hex_digest(&Sha256::digest(&bytes));
+        self.set_manifest(&m);
+        *self.get_mut(path) = bytes;
+    }
+}
+
+impl EntrySource for Memory {
+    fn entry(&mut self, path: &str) -> Result<Vec<u8>, V2Error> {
+        self.0
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, b)| b.clone())
+            .ok_or_else(|| V2Error::Missing {
+                path: path.to_owned(),
+            })
+    }
+}
+
+fn memory() -> (Bundle, Memory) {
+    let bundle = dev_bundle();
+    let (manifest, entries) = write_entries(&bundle).unwrap();
+    (bundle, Memory::of(manifest, entries))
+}
+
+#[test]
+fn the_zip_and_the_directory_read_back_into_the_same_bundle_and_hash() {
+    let bundle = dev_bundle();
+    let (manifest, entries) = write_entries(&bundle).unwrap();
+    let zip = write_zip(Cursor::new(Vec::new()), &manifest, &entries)
+        .unwrap()
+        .into_inner();
+    let back = read_bundle(&mut ZipEntries::new(Cursor::new(zip.clone())).unwrap()).unwrap();
+    assert_eq!(back, bundle);
+    assert_eq!(back.body.content_hash(), bundle.content_hash);
+    assert_eq!(back.to_json_vec(), bundle.to_json_vec());
+    // The zip's first entry is the manifest, stored: its bytes stand in the file as they are.
+    assert_eq!(&zip[..4], b"PK\x03\x04");
+    assert_eq!(&zip[30..30 + MANIFEST.len()], MANIFEST.as_bytes());
+    assert!(
+        zip.windows(manifest.len())
+            .any(|w| w == manifest.as_slice())
+    );
+
+    let dir = std::env::temp_dir().join(format!("runlens-v2-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (path, bytes) in std::iter::once((MANIFEST.to_owned(), manifest))
+        .chain(entries.into_iter().map(|e| (e.path, e.bytes)))
+    {
+        let file = dir.join(&path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, bytes).unwrap();
+    }
+    assert_eq!(read_bundle(&mut DirEntries(dir.clone())).unwrap(), bundle);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_manifest_lists_every_entry_with_size_and_digest_and_the_v1_hash() {
+    let (bundle, mem) = memory();
+    let m = mem.manifest();
+    assert_eq!(m.format, FORMAT_V2);
+    assert_eq!(m.content_hash, bundle.content_hash);
+    assert_eq!(m.entries.len(), mem.0.len() - 1);
+    for (info, (path, bytes)) in m.entries.iter().zip(&mem.0[1..]) {
+        assert_eq!(&info.path, path);
+        assert_eq!(info.size, bytes.len() as u64);
+        assert_eq!(info.sha256, hex_digest(&Sha256::digest(bytes)));
+    }
+    let corpus = &m.corpora[0];
+    assert_eq!(corpus.dir, "corpora/0");
+    let c = &bundle.body.corpora[0];
+    let cells: usize = c.results.iter().map(|r| r.candidates.len()).sum();
+    assert_eq!(corpus.rows["cells"], cells as u64);
+    assert_eq!(corpus.rows["results"], c.results.len() as u64);
+    assert_eq!(corpus.rows["gate_rows"], c.gate_rows.len() as u64);
+    assert!(m.head.get("corpora").is_none());
+    assert_eq!(m.head["universe"], serde_json::json!(bundle.body.universe));
+}
+
+fn error(mem: &mut Memory) -> String {
+    read_bundle(mem).unwrap_err().to_string()
+}
+
+#[test]
+fn a_missing_entry_or_a_changed_byte_names_the_entry() {
+    let (_, mut mem) = memory();
+    mem.0.retain(|(p, _)| p != "corpora/0/cells.arrows");
+    assert_eq!(
+        error(&mut mem),
+        "bundle: entry corpora/0/cells.arrows is missing"
+    );
+
+    let (_, mut mem) = memory();
+    let m = mem.manifest();
+    let info = m
+        .entries
+        .iter()
+        .find(|e| e.path == "corpora/0/rankings.arrows")
+        .unwrap()
+        .clone();
+    let last = mem.get_mut(&info.path).last_mut().unwrap();
+    *last ^= 1;
+    let flipped = hex_digest(&Sha256::digest(&mem.entry(&info.path).unwrap()));
+    assert_eq!(
+        error(&mut mem),
+        format!(
+            "bundle: entry corpora/0/rankings.arrows: sha256 {flipped} does not match the manifest's {}",
+            info.sha256
+        )
+    );
+
+    let (_, mut mem) = memory();
+    mem.get_mut("corpora/0/questions.arrows").push(0);
+    let size = mem
+        .manifest()
+        .entries
+        .iter()
+        .find(|e| e.path == "corpora/0/questions.arrows")
+        .unwrap()
+        .size;
+    assert_eq!(
+        error(&mut mem),
+        format!(
+            "bundle: entry corpora/0/questions.arrows: size {} does not match the manifest's {size}",
+            size + 1
+        )
+    );
+}
+
+#[test]
+fn a_manifest_of_another_format_or_shape_is_refused() {
+    let (_, mut mem) = memory();
+    let mut m = mem.manifest();
+    m.format = "runlens.bundle/3".into();
+    mem.set_manifest(&m);
+    assert_eq!(
+        error(&mut mem),
+        "bundle: manifest.json has format \"runlens.bundle/3\"; expected \"runlens.bundle/2\""
+    );
+    let (_, mut mem) = memory();
+    mem.0[0].1 = b"{\"format\": \"runlens.bundle/2\",\n \"provenance\": 7}".to_vec();
+    assert!(
+        error(&mut mem)
+            .starts_with("bundle: manifest.json line 0, column 0: invalid type: integer `7`"),
+        "{}",
+        error(&mut mem)
+    );
+    let (_, mut mem) = memory();
+    mem.0[0].1 = b"{\"format\": ".to_vec();
+    assert_eq!(
+        error(&mut mem),
+        "bundle: manifest.json line 1, column 11: EOF while parsing a value at line 1 column 11"
+    );
+}
+
+#[test]
+fn a_column_of_the_wrong_type_or_length_names_entry_and_column() {
+    let (bundle, mut mem) = memory();
+    // fm_labels with `fm` as UInt64 instead of dictionary strings.
+    let n = bundle.body.corpora[0].fm_labels.len();
+    let spec = [
+        Column {
+            name: "trace_id",
+            path: &["trace_id"],
+            kind: Kind::Text,
+            take: true,
+        },
+        Column {
+            name: "model",
+            path: &["model"],
+            kind: Kind::Dict,
+            take: true,
+        },
+        Column {
+            name: "fm",
+            path: &["fm"],
+            kind: Kind::U64,
+            take: true,
+        },
+    ];
+    let cols = vec![
+        ColumnData::Str(vec![Some("q".into()); n]),
+        ColumnData::Str(vec![Some("m".into()); n]),
+        ColumnData::U64(vec![Some(1); n]),
+    ];
+    mem.replace("corpora/0/fm_labels.arrows", encode(&spec, &cols).unwrap());
+    assert_eq!(
+        error(&mut mem),
+        "bundle: entry corpora/0/fm_labels.arrows: column fm: expected Dictionary(UInt32, Utf8), found UInt64"
+    );
+    // A table with fewer rows than the manifest says.
+    let (_, mut mem) = memory();
+    let mut m = mem.manifest();
+    m.corpora[0].rows.insert("rankings".into(), 99);
+    mem.set_manifest(&m);
+    let rows = bundle.body.corpora[0].rankings.len();
+    assert_eq!(
+        error(&mut mem),
+        format!("bundle: entry corpora/0/rankings.arrows: {rows} rows; the manifest says 99")
+    );
+    // Bytes that are not Arrow at all.
+    let (_, mut mem) = memory();
+    mem.replace("corpora/0/gate_rows.arrows", b"not arrow".to_vec());
+    assert!(
+        error(&mut mem).starts_with(
+            "bundle: entry corpora/0/gate_rows.arrows: not a readable Arrow IPC stream"
+        ),
+        "{}",
+        error(&mut mem)
+    );
+}
+
+#[test]
+fn a_text_index_past_its_chunk_names_entry_and_row() {
+    let (_, mut mem) = memory();
+    // The first cells text chunk, cut to 10 bytes (and re-listed in the manifest).
+    let path = "corpora/0/cells.text/0.gz";
+    let text = runlens_core::bundle::v2::text::inflate(&mem.entry(path).unwrap()).unwrap();
+    let mut short = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut short, &text[..10]).unwrap();
+    mem.replace(path, short.finish().unwrap());
+    let err = error(&mut mem);
+    assert!(
+        err.starts_with("bundle: entry corpora/0/cells.arrows, row 0: text record 0..")
+            && err.ends_with("is past the end of chunk 0 (10 bytes)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_truncated_zip_is_a_zip_error() {
+    let bundle = dev_bundle();
+    let (manifest, entries) = write_entries(&bundle).unwrap();
+    let zip = write_zip(Cursor::new(Vec::new()), &manifest, &entries)
+        .unwrap()
+        .into_inner();
+    let cut = zip[..zip.len() - 40].to_vec();
+    let err = ZipEntries::new(Cursor::new(cut)).err().unwrap().to_string();
+    assert!(
+        err.starts_with("bundle: zip: not a readable zip (truncated?)"),
+        "{err}"
+    );
+}
