@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bundle_file;
 mod cmd;
 mod io;
 
@@ -25,8 +26,10 @@ struct Cli {
 enum Command {
     /// Serve the dashboard, bundles and a Jev-compatible API.
     Serve(cmd::serve::Args),
-    /// Import harness output folders into one run bundle (.json or .json.gz).
+    /// Import harness output folders into one run bundle (v1 .json/.json.gz, v2 .zip or directory).
     Export(cmd::export::Args),
+    /// Convert a bundle between forms (v1 .json/.json.gz, v2 .zip, v2 directory).
+    Convert(cmd::convert::Args),
     /// Check a bundle or a harness folder; print a summary or the errors.
     Validate(cmd::validate::Args),
     /// Compute the harness's metrics from a bundle.
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Serve(a) => cmd::serve::run(a),
         Command::Export(a) => cmd::export::run(a),
+        Command::Convert(a) => cmd::convert::run(a),
         Command::Validate(a) => cmd::validate::run(a),
         Command::Metrics(a) => cmd::metrics::run(a),
         Command::Synth(a) => cmd::synth::run(a),

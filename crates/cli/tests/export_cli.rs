@@ -196,7 +196,14 @@ fn export_refuses_unknown_output_extensions_and_empty_folders() {
         tmp.path().join("x.txt").to_str().unwrap(),
     ]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("the output must end in .json or .json.gz"));
+    assert!(
+        text(&out.stderr).contains(
+            "x.txt: the output must end in .zip (v2, one file), .json or .json.gz (v1), or be a \
+             folder name without an extension (v2, a directory)"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
     let empty = tmp.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let out = runlens(&[
@@ -230,6 +237,131 @@ fn two_corpus_folders_with_the_same_name_are_refused() {
     assert!(
         text(&out.stderr)
             .contains("a second corpus named \"dev\"; name them apart with --corpus NAME=DIR"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+fn metrics_json(path: &Path) -> String {
+    let out = runlens(&[
+        "metrics",
+        "--json",
+        "--resamples",
+        "300",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
+#[test]
+fn v2_zip_and_directory_give_the_same_bundle_and_metrics_bit_for_bit() {
+    let tmp = synth_like_root();
+    let root = tmp.path().join("root");
+    let v1 = tmp.path().join("run.json.gz");
+    let zip = tmp.path().join("run.zip");
+    let dir = tmp.path().join("run");
+    for out in [&v1, &zip, &dir] {
+        let done = runlens(&[
+            "export",
+            root.to_str().unwrap(),
+            "-q",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(done.status.success(), "{}", text(&done.stderr));
+    }
+    assert!(dir.join("manifest.json").is_file());
+    assert_eq!(&std::fs::read(&zip).unwrap()[..4], b"PK\x03\x04");
+    let hash = validate_json(&v1)["content_hash"].clone();
+    assert_eq!(hash.as_str().map(str::len), Some(64));
+    assert_eq!(validate_json(&zip)["content_hash"], hash);
+    assert_eq!(validate_json(&dir)["content_hash"], hash);
+    assert_eq!(
+        validate_json(&zip)["summary"],
+        validate_json(&v1)["summary"]
+    );
+    let want = metrics_json(&v1);
+    assert_eq!(metrics_json(&zip), want);
+    assert_eq!(metrics_json(&dir), want);
+    // convert: v2 back to v1 writes the same body, byte for byte.
+    let back = tmp.path().join("back.json");
+    let done = runlens(&[
+        "convert",
+        zip.to_str().unwrap(),
+        back.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    let plain = tmp.path().join("plain.json");
+    assert!(
+        runlens(&[
+            "convert",
+            v1.to_str().unwrap(),
+            plain.to_str().unwrap(),
+            "-q"
+        ])
+        .status
+        .success()
+    );
+    let body = |p: &Path| {
+        let v: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+        serde_json::to_vec(&v["body"]).unwrap()
+    };
+    assert_eq!(body(&back), body(&plain));
+    // Exporting to the directory again replaces it; a folder that is not a bundle is kept.
+    let done = runlens(&[
+        "export",
+        root.to_str().unwrap(),
+        "-q",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    let other = tmp.path().join("notabundle");
+    std::fs::create_dir_all(&other).unwrap();
+    let refused = runlens(&["convert", v1.to_str().unwrap(), other.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("exists and is not a bundle directory; not overwriting it")
+    );
+}
+
+#[test]
+fn a_damaged_v2_bundle_is_invalid_with_the_entry_named() {
+    let tmp = synth_like_root();
+    let root = tmp.path().join("root");
+    let dir = tmp.path().join("run");
+    assert!(
+        runlens(&[
+            "export",
+            root.to_str().unwrap(),
+            "-q",
+            "-o",
+            dir.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let entry = dir.join("corpora/0/cells.arrows");
+    let mut bytes = std::fs::read(&entry).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0xff;
+    std::fs::write(&entry, bytes).unwrap();
+    let out = runlens(&["validate", "--json", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let error = doc["error"].as_str().unwrap();
+    assert!(
+        error.contains("bundle: entry corpora/0/cells.arrows: sha256 ")
+            && error.contains("does not match the manifest's"),
+        "{error}"
+    );
+    std::fs::remove_file(&entry).unwrap();
+    let out = runlens(&["metrics", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("bundle: entry corpora/0/cells.arrows is missing"),
         "{}",
         text(&out.stderr)
     );

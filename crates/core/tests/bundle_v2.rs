@@ -249,7 +249,7 @@ fn a_column_of_the_wrong_type_or_length_names_entry_and_column() {
     mem.replace("corpora/0/fm_labels.arrows", encode(&spec, &cols).unwrap());
     assert_eq!(
         error(&mut mem),
-        "bundle: entry corpora/0/fm_labels.arrows: column fm: expected Dictionary(UInt32, Utf8), found UInt64"
+        "bundle: entry corpora/0/fm_labels.arrows: column fm: expected Dictionary(UInt32, Utf8), found UInt8"
     );
     // A table with fewer rows than the manifest says.
     let (_, mut mem) = memory();

@@ -1,15 +1,16 @@
-//! `runlens export DIR [DIR ...] --output FILE`: import harness folders into one run bundle
-//! (`.json` or `.json.gz`). Shows a progress bar on a terminal; quiet when piped.
+//! `runlens export DIR [DIR ...] --output PATH`: import harness folders into one run bundle:
+//! `runlens.bundle/2` in one zip (`.zip`) or a directory (any other name), or v1 (`.json`,
+//! `.json.gz`). Shows a progress bar on a terminal; quiet when piped.
 
-use std::io::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use runlens_core::import::{ImportOptions, import_files};
 
+use crate::bundle_file::{self, Form};
 use crate::io;
 
 /// Arguments of `runlens export`.
@@ -18,7 +19,7 @@ pub struct Args {
     /// Harness folders: corpus folders, Jev `out/` folders, or a root holding both.
     #[arg(required_unless_present = "corpus")]
     pub dirs: Vec<PathBuf>,
-    /// Output bundle; `.json` or `.json.gz` (gzip-compressed).
+    /// Output bundle: `.zip` (v2, one file), `.json` / `.json.gz` (v1), else a v2 directory.
     #[arg(short, long)]
     pub output: PathBuf,
     /// A corpus folder with an explicit name (`NAME=DIR`); repeatable.
@@ -49,7 +50,7 @@ pub struct Args {
 
 /// Runs `runlens export`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let gzip = output_is_gzip(&args.output)?;
+    let form = Form::of_output(&args.output)?;
     let mut sources = io::Sources {
         schema: args.schema.clone(),
         rules: args.rules.clone(),
@@ -88,23 +89,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
     bar.set_message("importing");
     let imported = import_files(&collected.files, &opts)?;
     drop(collected);
-    bar.set_message(if gzip { "compressing" } else { "writing" });
-    let written = write_atomically(&args.output, |file| {
-        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
-        if gzip {
-            imported.bundle.write_json_gz(&mut out)?;
-        } else {
-            imported.bundle.write_json(&mut out)?;
-        }
-        out.flush()
-    })?;
+    bar.set_message(format!("writing {}", form.label()));
+    let written = bundle_file::write(&imported.bundle, &args.output)?;
     bar.finish_and_clear();
 
     if !args.quiet {
         let s = imported.bundle.body.summary();
         eprintln!(
-            "wrote {} ({} bytes, content hash {}): {} corpora, {} questions, {} result rows, {} models, {} cells, {} failure labels, {} FM labels, {} rankings, {} gate rows, universe of {} tables",
+            "wrote {} ({}, {} bytes, content hash {}): {} corpora, {} questions, {} result rows, {} models, {} cells, {} failure labels, {} FM labels, {} rankings, {} gate rows, universe of {} tables",
             args.output.display(),
+            form.label(),
             written,
             &imported.bundle.content_hash[..12],
             s.corpora,
@@ -125,44 +119,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn output_is_gzip(path: &Path) -> Result<bool> {
-    let name = path.to_string_lossy();
-    if name.ends_with(".json.gz") {
-        Ok(true)
-    } else if name.ends_with(".json") {
-        Ok(false)
-    } else {
-        bail!(
-            "{}: the output must end in .json or .json.gz",
-            path.display()
-        )
-    }
-}
-
 fn split_pair<'a>(spec: &'a str, flag: &str, shape: &str) -> Result<(&'a str, &'a str)> {
     match spec.split_once('=') {
         Some((a, b)) if !a.is_empty() && !b.is_empty() => Ok((a, b)),
         _ => bail!("{flag} {spec:?}: expected {shape}"),
     }
-}
-
-/// Writes `path` through a temporary file in the same folder, then renames; returns the
-/// size written.
-fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&std::fs::File) -> std::io::Result<()>,
-) -> Result<u64> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    let file =
-        std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    write(&file).with_context(|| format!("writing {}", tmp.display()))?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    drop(file);
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
-    Ok(size)
 }
 
 /// A byte-counting spinner on stderr; hidden when stderr is not a terminal or `quiet`.

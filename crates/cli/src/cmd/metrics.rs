@@ -8,13 +8,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
-use runlens_core::bundle::{Bundle, LossRule};
+use runlens_core::bundle::LossRule;
 use runlens_core::metrics::{GoldRule, MetricsReport, ReportOptions, metrics_report};
 
 /// Arguments of `runlens metrics`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The bundle (`.json` or `.json.gz`).
+    /// The bundle: v1 `.json` / `.json.gz`, or v2 `.zip` or directory.
     pub bundle: PathBuf,
     /// Print one JSON object (all floats unrounded) instead of tables.
     #[arg(long)]
@@ -60,10 +60,7 @@ fn parse_probability(s: &str) -> Result<f64, String> {
 
 /// Runs `runlens metrics`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bytes = std::fs::read(&args.bundle)
-        .with_context(|| format!("reading bundle {}", args.bundle.display()))?;
-    let bundle = Bundle::from_slice(&bytes)
-        .with_context(|| format!("parsing bundle {}", args.bundle.display()))?;
+    let bundle = crate::bundle_file::read(&args.bundle)?;
     let body = &bundle.body;
     let corpus = match &args.corpus {
         Some(name) => match body.corpus(name) {

@@ -1,20 +1,22 @@
-//! `runlens validate FILE|DIR`: check a bundle (format, schema, content hash) or import a
-//! harness folder as `runlens export` would; print a summary and the warnings, or the error.
+//! `runlens validate FILE|DIR`: check a bundle in any form (v1 `.json`/`.json.gz`, v2 `.zip`
+//! or directory: format, schema, every entry's sha256, content hash) or import a harness folder
+//! as `runlens export` would; print a summary and the warnings, or the error.
 //! Exit code 0 when valid, 1 otherwise.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use runlens_core::bundle::{Bundle, Summary, Warning};
+use runlens_core::bundle::{Summary, Warning};
 use runlens_core::import::{ImportOptions, import_files};
 
+use crate::bundle_file;
 use crate::io;
 
 /// Arguments of `runlens validate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A bundle (`.json` / `.json.gz`) or a harness folder.
+    /// A bundle (`.json` / `.json.gz`, a v2 `.zip` or directory) or a harness folder.
     pub path: PathBuf,
     /// Print one JSON object `{"ok", "error"?, "summary"?, "content_hash"?, "warnings"}`.
     #[arg(long)]
@@ -23,7 +25,7 @@ pub struct Args {
 
 /// Runs `runlens validate`.
 pub fn run(args: Args) -> Result<ExitCode> {
-    let outcome = if args.path.is_dir() {
+    let outcome = if args.path.is_dir() && !bundle_file::is_bundle_dir(&args.path) {
         check_dir(&args)
     } else {
         check_file(&args)
@@ -59,9 +61,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
 type Checked = (Summary, String, Vec<Warning>);
 
 fn check_file(args: &Args) -> Result<Checked> {
-    let bytes = std::fs::read(&args.path)
-        .map_err(|e| anyhow::anyhow!("reading {}: {e}", args.path.display()))?;
-    let bundle = Bundle::from_slice(&bytes)?;
+    let bundle = bundle_file::read(&args.path)?;
     bundle.verify_content_hash()?;
     let summary = bundle.body.summary();
     Ok((summary, bundle.content_hash, bundle.body.warnings))

@@ -1,16 +1,18 @@
 //! A table's columns as one Arrow IPC stream (LZ4-frame compressed buffers), and back.
 //!
-//! Types: `U64`/`Len` → UInt64, `F64` → Float64, `Bool` → Boolean, `Dict` →
-//! Dictionary(UInt32, Utf8), `Text` → Utf8, `TextList` → List(Utf8); every column nullable.
+//! Types: `U64`/`Len` → the narrowest of UInt8/16/32/64 that holds the column's largest
+//! value (LZ4 cannot squeeze the zero high bytes of token counts the way gzip would), `F64` → Float64, `Bool` → Boolean, `Dict` →
+//! Dictionary(UInt32, Utf8), `Text` → Utf8, `TextList` → List(Dictionary(UInt32, Utf8)) (table
+//! names repeat); every column nullable.
 //! ClickHouse, DuckDB, pandas and pyarrow read such a stream as it is.
 
 use std::sync::Arc;
 
-use arrow_array::builder::{ListBuilder, StringBuilder};
+use arrow_array::builder::{ListBuilder, StringDictionaryBuilder};
 use arrow_array::types::UInt32Type;
 use arrow_array::{
     Array, ArrayRef, BooleanArray, DictionaryArray, Float64Array, ListArray, RecordBatch,
-    StringArray, UInt64Array,
+    StringArray, UInt8Array, UInt16Array, UInt32Array, UInt64Array,
 };
 use arrow_ipc::CompressionType;
 use arrow_ipc::reader::StreamReader;
@@ -20,6 +22,14 @@ use arrow_schema::{ArrowError, DataType, Field, Schema};
 use super::schema::{Column, Kind};
 use super::split::ColumnData;
 
+/// The type a column of `kind` is read as, for messages.
+fn expected_type(kind: Kind) -> String {
+    match kind {
+        Kind::U64 | Kind::Len => "an unsigned integer (UInt8/16/32/64)".to_owned(),
+        other => data_type(other).to_string(),
+    }
+}
+
 fn data_type(kind: Kind) -> DataType {
     match kind {
         Kind::U64 | Kind::Len => DataType::UInt64,
@@ -27,13 +37,39 @@ fn data_type(kind: Kind) -> DataType {
         Kind::Bool => DataType::Boolean,
         Kind::Dict => DataType::Dictionary(Box::new(DataType::UInt32), Box::new(DataType::Utf8)),
         Kind::Text => DataType::Utf8,
-        Kind::TextList => DataType::List(Arc::new(Field::new("item", DataType::Utf8, true))),
+        Kind::TextList => DataType::List(Arc::new(Field::new(
+            "item",
+            DataType::Dictionary(Box::new(DataType::UInt32), Box::new(DataType::Utf8)),
+            true,
+        ))),
+    }
+}
+
+/// The narrowest unsigned type holding every value of `v`.
+fn narrow(v: &[Option<u64>]) -> ArrayRef {
+    let max = v.iter().flatten().copied().max().unwrap_or(0);
+    if u8::try_from(max).is_ok() {
+        Arc::new(v.iter().map(|x| x.map(|x| x as u8)).collect::<UInt8Array>())
+    } else if u16::try_from(max).is_ok() {
+        Arc::new(
+            v.iter()
+                .map(|x| x.map(|x| x as u16))
+                .collect::<UInt16Array>(),
+        )
+    } else if u32::try_from(max).is_ok() {
+        Arc::new(
+            v.iter()
+                .map(|x| x.map(|x| x as u32))
+                .collect::<UInt32Array>(),
+        )
+    } else {
+        Arc::new(UInt64Array::from(v.to_vec()))
     }
 }
 
 fn array(kind: Kind, data: &ColumnData) -> ArrayRef {
     match data {
-        ColumnData::U64(v) => Arc::new(UInt64Array::from(v.clone())),
+        ColumnData::U64(v) => narrow(v),
         ColumnData::F64(v) => Arc::new(Float64Array::from(v.clone())),
         ColumnData::Bool(v) => Arc::new(BooleanArray::from(v.clone())),
         ColumnData::Str(v) if kind == Kind::Dict => Arc::new(
@@ -43,7 +79,7 @@ fn array(kind: Kind, data: &ColumnData) -> ArrayRef {
         ),
         ColumnData::Str(v) => Arc::new(v.iter().map(Option::as_deref).collect::<StringArray>()),
         ColumnData::StrList(v) => {
-            let mut builder = ListBuilder::new(StringBuilder::new());
+            let mut builder = ListBuilder::new(StringDictionaryBuilder::<UInt32Type>::new());
             for row in v {
                 match row {
                     Some(items) => {
@@ -62,16 +98,17 @@ fn array(kind: Kind, data: &ColumnData) -> ArrayRef {
 
 /// Encodes `columns` (aligned with `spec`, equal lengths) as an Arrow IPC stream.
 pub fn encode(spec: &[Column], columns: &[ColumnData]) -> Result<Vec<u8>, ArrowError> {
-    let fields: Vec<Field> = spec
-        .iter()
-        .map(|c| Field::new(c.name, data_type(c.kind), true))
-        .collect();
-    let schema = Arc::new(Schema::new(fields));
     let arrays: Vec<ArrayRef> = spec
         .iter()
         .zip(columns)
         .map(|(c, d)| array(c.kind, d))
         .collect();
+    let fields: Vec<Field> = spec
+        .iter()
+        .zip(&arrays)
+        .map(|(c, a)| Field::new(c.name, a.data_type().clone(), true))
+        .collect();
+    let schema = Arc::new(Schema::new(fields));
     let batch = RecordBatch::try_new(schema.clone(), arrays)?;
     let options =
         IpcWriteOptions::default().try_with_compression(Some(CompressionType::LZ4_FRAME))?;
@@ -110,12 +147,25 @@ fn strings(array: &dyn Array) -> Option<Vec<Option<String>>> {
     Some(plain.iter().map(|s| s.map(str::to_owned)).collect())
 }
 
+/// Any unsigned integer column, widened.
+fn unsigned(array: &dyn Array) -> Option<Vec<Option<u64>>> {
+    let any = array.as_any();
+    if let Some(a) = any.downcast_ref::<UInt8Array>() {
+        return Some(a.iter().map(|x| x.map(u64::from)).collect());
+    }
+    if let Some(a) = any.downcast_ref::<UInt16Array>() {
+        return Some(a.iter().map(|x| x.map(u64::from)).collect());
+    }
+    if let Some(a) = any.downcast_ref::<UInt32Array>() {
+        return Some(a.iter().map(|x| x.map(u64::from)).collect());
+    }
+    Some(any.downcast_ref::<UInt64Array>()?.iter().collect())
+}
+
 fn column_data(kind: Kind, array: &dyn Array) -> Option<ColumnData> {
     let any = array.as_any();
     Some(match kind {
-        Kind::U64 | Kind::Len => {
-            ColumnData::U64(any.downcast_ref::<UInt64Array>()?.iter().collect())
-        }
+        Kind::U64 | Kind::Len => ColumnData::U64(unsigned(array)?),
         Kind::F64 => ColumnData::F64(any.downcast_ref::<Float64Array>()?.iter().collect()),
         Kind::Bool => ColumnData::Bool(any.downcast_ref::<BooleanArray>()?.iter().collect()),
         Kind::Dict | Kind::Text => ColumnData::Str(strings(array)?),
@@ -151,7 +201,7 @@ pub fn decode(spec: &[Column], bytes: &[u8]) -> Result<(Vec<ColumnData>, usize),
                 .ok_or(DecodeError::Missing(c.name))?;
             let data = column_data(c.kind, array.as_ref()).ok_or_else(|| DecodeError::Type {
                 column: c.name,
-                expected: data_type(c.kind).to_string(),
+                expected: expected_type(c.kind),
                 found: array.data_type().to_string(),
             })?;
             append(acc, data);

@@ -65,7 +65,7 @@ pub struct Table {
     pub columns: &'static [Column],
 }
 
-use Kind::{Bool, Dict, F64, Len, Text, TextList, U64};
+use Kind::{Bool, Dict, F64, Len, TextList, U64};
 
 /// The usage columns of a cell (`usage.*`) and of a gate arm (`<arm>_usage.*`).
 macro_rules! usage_columns {
@@ -120,7 +120,7 @@ const GATED_USAGE: [Column; 8] = usage_columns!("gated_usage_", "gated_usage");
 pub const QUESTIONS: Table = Table {
     name: "questions",
     columns: &[
-        take("trace_id", &["trace_id"], Text),
+        take("trace_id", &["trace_id"], Dict),
         take("excluded", &["excluded"], Bool),
         take("gt_from", &["gt_from"], Dict),
         take("agreers", &["agreers"], TextList),
@@ -132,7 +132,7 @@ pub const QUESTIONS: Table = Table {
 pub const RESULTS: Table = Table {
     name: "results",
     columns: &[
-        take("trace_id", &["trace_id"], Text),
+        take("trace_id", &["trace_id"], Dict),
         take("gt_from", &["gt_from"], Dict),
     ],
 };
@@ -179,7 +179,7 @@ pub const CELLS: Table = Table {
 pub const RANKINGS: Table = Table {
     name: "rankings",
     columns: &[
-        take("trace_id", &["trace_id"], Text),
+        take("trace_id", &["trace_id"], Dict),
         take("gold", &["gold"], TextList),
         take("ranked", &["ranked"], TextList),
         take("latency_s", &["latency_s"], F64),
@@ -190,7 +190,7 @@ pub const RANKINGS: Table = Table {
 pub const FAILURE_LABELS: Table = Table {
     name: "failure_labels",
     columns: &[
-        take("trace_id", &["trace_id"], Text),
+        take("trace_id", &["trace_id"], Dict),
         take("model", &["model"], Dict),
         take("outcome", &["outcome"], Dict),
         take("sub_mode", &["sub_mode"], Dict),
@@ -218,14 +218,14 @@ pub const FAILURE_LABELS: Table = Table {
 pub const FM_LABELS: Table = Table {
     name: "fm_labels",
     columns: &[
-        take("trace_id", &["trace_id"], Text),
+        take("trace_id", &["trace_id"], Dict),
         take("model", &["model"], Dict),
         take("fm", &["fm"], Dict),
     ],
 };
 
 const GATE_HEAD: [Column; 16] = [
-    take("trace_id", &["trace_id"], Text),
+    take("trace_id", &["trace_id"], Dict),
     take("model", &["model"], Dict),
     take("fired", &["fired"], U64),
     take("topk", &["topk"], TextList),

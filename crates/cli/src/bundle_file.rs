@@ -1,0 +1,172 @@
+//! Reading and writing a run bundle in any of its three forms, chosen by the path:
+//! `.json` / `.json.gz` → `runlens.bundle/1`; `.zip` → v2 in one zip of stored entries; a
+//! name without an extension → v2 as a directory (`manifest.json` and its entries).
+
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use runlens_core::bundle::Bundle;
+use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip};
+use runlens_core::bundle::v2::{DirEntries, MANIFEST, read_bundle, write_entries};
+
+/// A bundle's physical form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// One JSON document (`gzip`: compressed).
+    V1 {
+        /// `.json.gz`.
+        gzip: bool,
+    },
+    /// v2, one zip.
+    Zip,
+    /// v2, a directory.
+    Dir,
+}
+
+impl Form {
+    /// The form an output path asks for; an error for any other extension.
+    pub fn of_output(path: &Path) -> Result<Form> {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(if name.ends_with(".json.gz") {
+            Form::V1 { gzip: true }
+        } else if name.ends_with(".json") {
+            Form::V1 { gzip: false }
+        } else if name.ends_with(".zip") {
+            Form::Zip
+        } else if !name.is_empty() && !name.contains('.') {
+            Form::Dir
+        } else {
+            bail!(
+                "{}: the output must end in .zip (v2, one file), .json or .json.gz (v1), or be a \
+                 folder name without an extension (v2, a directory)",
+                path.display()
+            )
+        })
+    }
+
+    /// How it is named in messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            Form::V1 { gzip: true } => "runlens.bundle/1, gzip",
+            Form::V1 { gzip: false } => "runlens.bundle/1",
+            Form::Zip => "runlens.bundle/2, zip",
+            Form::Dir => "runlens.bundle/2, directory",
+        }
+    }
+}
+
+/// Whether `path` is a v2 bundle directory (holds `manifest.json`).
+pub fn is_bundle_dir(path: &Path) -> bool {
+    path.is_dir() && path.join(MANIFEST).is_file()
+}
+
+/// Reads a bundle in any form (the content hash is not checked here).
+pub fn read(path: &Path) -> Result<Bundle> {
+    if path.is_dir() {
+        if !is_bundle_dir(path) {
+            bail!(
+                "{}: a directory without {MANIFEST} is not a bundle",
+                path.display()
+            );
+        }
+        return read_bundle(&mut DirEntries(path.to_path_buf()))
+            .with_context(|| format!("reading bundle {}", path.display()));
+    }
+    let mut file =
+        File::open(path).with_context(|| format!("reading bundle {}", path.display()))?;
+    let mut magic = [0u8; 4];
+    let is_zip =
+        std::io::Read::read_exact(&mut file, &mut magic).is_ok() && magic == *b"PK\x03\x04";
+    if is_zip {
+        let entries = ZipEntries::new(BufReader::new(file))
+            .with_context(|| format!("reading bundle {}", path.display()))?;
+        let mut entries = entries;
+        return read_bundle(&mut entries)
+            .with_context(|| format!("reading bundle {}", path.display()));
+    }
+    drop(file);
+    let bytes =
+        std::fs::read(path).with_context(|| format!("reading bundle {}", path.display()))?;
+    Bundle::from_slice(&bytes).with_context(|| format!("parsing bundle {}", path.display()))
+}
+
+/// Writes `bundle` to `path` in the form the path asks for, through a temporary name in the
+/// same folder (renamed at the end); returns the bytes written.
+pub fn write(bundle: &Bundle, path: &Path) -> Result<u64> {
+    let form = Form::of_output(path)?;
+    let tmp = sibling(path, ".tmp");
+    match form {
+        Form::V1 { gzip } => {
+            let file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+            let mut out = BufWriter::with_capacity(1 << 20, file);
+            if gzip {
+                bundle.write_json_gz(&mut out)
+            } else {
+                bundle.write_json(&mut out)
+            }
+            .and_then(|()| out.flush())
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        }
+        Form::Zip => {
+            let (manifest, entries) = write_entries(bundle)?;
+            let file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+            let mut out = write_zip(BufWriter::with_capacity(1 << 20, file), &manifest, &entries)?;
+            out.flush()
+                .with_context(|| format!("writing {}", tmp.display()))?;
+        }
+        Form::Dir => {
+            if path.exists() && !is_bundle_dir(path) {
+                bail!(
+                    "{}: exists and is not a bundle directory; not overwriting it",
+                    path.display()
+                );
+            }
+            let (manifest, entries) = write_entries(bundle)?;
+            let _ = std::fs::remove_dir_all(&tmp);
+            let put = |rel: &str, bytes: &[u8]| -> Result<()> {
+                let file = rel.split('/').fold(tmp.clone(), |p, s| p.join(s));
+                if let Some(parent) = file.parent() {
+                    std::fs::create_dir_all(parent)
+                        .with_context(|| format!("creating {}", parent.display()))?;
+                }
+                std::fs::write(&file, bytes).with_context(|| format!("writing {}", file.display()))
+            };
+            put(MANIFEST, &manifest)?;
+            for e in &entries {
+                put(&e.path, &e.bytes)?;
+            }
+            if path.exists() {
+                std::fs::remove_dir_all(path)
+                    .with_context(|| format!("replacing {}", path.display()))?;
+            }
+        }
+    }
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+    Ok(size(path))
+}
+
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Bytes of a file, or of every file under a directory.
+pub fn size(path: &Path) -> u64 {
+    if path.is_dir() {
+        std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| size(&e.path()))
+            .sum()
+    } else {
+        std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+    }
+}
