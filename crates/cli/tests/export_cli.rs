@@ -343,7 +343,7 @@ fn a_damaged_v2_bundle_is_invalid_with_the_entry_named() {
         .status
         .success()
     );
-    let entry = dir.join("corpora/0/cells.arrows");
+    let entry = dir.join("corpora/0/cells.cols.gz");
     let mut bytes = std::fs::read(&entry).unwrap();
     let last = bytes.len() - 1;
     bytes[last] ^= 0xff;
@@ -353,7 +353,7 @@ fn a_damaged_v2_bundle_is_invalid_with_the_entry_named() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let error = doc["error"].as_str().unwrap();
     assert!(
-        error.contains("bundle: entry corpora/0/cells.arrows: sha256 ")
+        error.contains("bundle: entry corpora/0/cells.cols.gz: sha256 ")
             && error.contains("does not match the manifest's"),
         "{error}"
     );
@@ -361,7 +361,7 @@ fn a_damaged_v2_bundle_is_invalid_with_the_entry_named() {
     let out = runlens(&["metrics", dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        text(&out.stderr).contains("bundle: entry corpora/0/cells.arrows is missing"),
+        text(&out.stderr).contains("bundle: entry corpora/0/cells.cols.gz is missing"),
         "{}",
         text(&out.stderr)
     );

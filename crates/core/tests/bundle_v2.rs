@@ -5,7 +5,7 @@ mod common;
 
 use std::io::Cursor;
 
-use runlens_core::bundle::v2::arrow_codec::encode;
+use runlens_core::bundle::v2::codec::encode;
 use runlens_core::bundle::v2::schema::{Column, Kind};
 use runlens_core::bundle::v2::split::ColumnData;
 use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip};
@@ -147,10 +147,10 @@ fn error(mem: &mut Memory) -> String {
 #[test]
 fn a_missing_entry_or_a_changed_byte_names_the_entry() {
     let (_, mut mem) = memory();
-    mem.0.retain(|(p, _)| p != "corpora/0/cells.arrows");
+    mem.0.retain(|(p, _)| p != "corpora/0/cells.cols.gz");
     assert_eq!(
         error(&mut mem),
-        "bundle: entry corpora/0/cells.arrows is missing"
+        "bundle: entry corpora/0/cells.cols.gz is missing"
     );
 
     let (_, mut mem) = memory();
@@ -158,7 +158,7 @@ fn a_missing_entry_or_a_changed_byte_names_the_entry() {
     let info = m
         .entries
         .iter()
-        .find(|e| e.path == "corpora/0/rankings.arrows")
+        .find(|e| e.path == "corpora/0/rankings.cols.gz")
         .unwrap()
         .clone();
     let last = mem.get_mut(&info.path).last_mut().unwrap();
@@ -167,24 +167,24 @@ fn a_missing_entry_or_a_changed_byte_names_the_entry() {
     assert_eq!(
         error(&mut mem),
         format!(
-            "bundle: entry corpora/0/rankings.arrows: sha256 {flipped} does not match the manifest's {}",
+            "bundle: entry corpora/0/rankings.cols.gz: sha256 {flipped} does not match the manifest's {}",
             info.sha256
         )
     );
 
     let (_, mut mem) = memory();
-    mem.get_mut("corpora/0/questions.arrows").push(0);
+    mem.get_mut("corpora/0/questions.cols.gz").push(0);
     let size = mem
         .manifest()
         .entries
         .iter()
-        .find(|e| e.path == "corpora/0/questions.arrows")
+        .find(|e| e.path == "corpora/0/questions.cols.gz")
         .unwrap()
         .size;
     assert_eq!(
         error(&mut mem),
         format!(
-            "bundle: entry corpora/0/questions.arrows: size {} does not match the manifest's {size}",
+            "bundle: entry corpora/0/questions.cols.gz: size {} does not match the manifest's {size}",
             size + 1
         )
     );
@@ -246,10 +246,10 @@ fn a_column_of_the_wrong_type_or_length_names_entry_and_column() {
         ColumnData::Str(vec![Some("m".into()); n]),
         ColumnData::U64(vec![Some(1); n]),
     ];
-    mem.replace("corpora/0/fm_labels.arrows", encode(&spec, &cols).unwrap());
+    mem.replace("corpora/0/fm_labels.cols.gz", encode(&spec, &cols, n));
     assert_eq!(
         error(&mut mem),
-        "bundle: entry corpora/0/fm_labels.arrows: column fm: expected Dictionary(UInt32, Utf8), found UInt8"
+        "bundle: entry corpora/0/fm_labels.cols.gz: column fm: expected dictionary strings, found unsigned integers"
     );
     // A table with fewer rows than the manifest says.
     let (_, mut mem) = memory();
@@ -259,15 +259,14 @@ fn a_column_of_the_wrong_type_or_length_names_entry_and_column() {
     let rows = bundle.body.corpora[0].rankings.len();
     assert_eq!(
         error(&mut mem),
-        format!("bundle: entry corpora/0/rankings.arrows: {rows} rows; the manifest says 99")
+        format!("bundle: entry corpora/0/rankings.cols.gz: {rows} rows; the manifest says 99")
     );
-    // Bytes that are not Arrow at all.
+    // Bytes that are not a table at all.
     let (_, mut mem) = memory();
-    mem.replace("corpora/0/gate_rows.arrows", b"not arrow".to_vec());
+    mem.replace("corpora/0/gate_rows.cols.gz", b"not a table".to_vec());
     assert!(
-        error(&mut mem).starts_with(
-            "bundle: entry corpora/0/gate_rows.arrows: not a readable Arrow IPC stream"
-        ),
+        error(&mut mem)
+            .starts_with("bundle: entry corpora/0/gate_rows.cols.gz: not a readable table: gzip: "),
         "{}",
         error(&mut mem)
     );
@@ -284,7 +283,7 @@ fn a_text_index_past_its_chunk_names_entry_and_row() {
     mem.replace(path, short.finish().unwrap());
     let err = error(&mut mem);
     assert!(
-        err.starts_with("bundle: entry corpora/0/cells.arrows, row 0: text record 0..")
+        err.starts_with("bundle: entry corpora/0/cells.cols.gz, row 0: text record 0..")
             && err.ends_with("is past the end of chunk 0 (10 bytes)"),
         "{err}"
     );

@@ -4,9 +4,9 @@
 //!   a run keeps working across formats), the body without its corpora (universe, rules,
 //!   models, warnings, …), each corpus's name, models, row counts and board manifest, and
 //!   every other entry's path, size and SHA-256.
-//! - `corpora/<i>/<table>.arrows`: one Arrow IPC stream per row type of corpus `i`
-//!   ([`schema`]): the numeric and categorical fields as columns, plus each row's index into
-//!   its text record.
+//! - `corpora/<i>/<table>.cols.gz`: one columnar table per row type of corpus `i` ([`schema`],
+//!   encoded by [`codec`]): the numeric and categorical fields as columns, plus each row's
+//!   index into its text record.
 //! - `corpora/<i>/<table>.text/<n>.gz`: the rest of every row (SQL, results, answers, the
 //!   judges' reasoning, label reasons, unknown fields) in gzip chunks ([`text`]).
 //!
@@ -15,7 +15,7 @@
 //! reads back into the same [`Bundle`] as its v1 twin, with the same content hash.
 //! Documented in `docs/bundle-format.md`.
 
-pub mod arrow_codec;
+pub mod codec;
 mod read;
 pub mod schema;
 pub mod split;

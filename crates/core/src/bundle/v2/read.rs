@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::arrow_codec::{DecodeError, decode};
+use super::codec::{DecodeError, LAYOUT, decode};
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
 };
@@ -123,21 +123,23 @@ impl Loaded {
         table: Table,
         expected_rows: Option<u64>,
     ) -> Result<Loaded, V2Error> {
-        let path = format!("{dir}/{}.arrows", table.name);
+        let path = format!("{dir}/{}.cols.gz", table.name);
         let bytes = files.get(&path)?;
         let spec = stored_columns(&table);
         let (columns, rows) = decode(&spec, &bytes).map_err(|e| V2Error::Table {
             path: path.clone(),
             message: match e {
-                DecodeError::Arrow(m) => format!("not a readable Arrow IPC stream: {m}"),
+                DecodeError::Unreadable(m) => format!("not a readable table: {m}"),
+                DecodeError::Layout(n) => {
+                    format!("table layout {n}; this runlens reads layout {LAYOUT}")
+                }
                 DecodeError::Missing(c) => format!("column {c} is missing"),
                 DecodeError::Type {
                     column,
                     expected,
                     found,
-                } => {
-                    format!("column {column}: expected {expected}, found {found}")
-                }
+                } => format!("column {column}: expected {expected}, found {found}"),
+                DecodeError::Length { column, message } => format!("column {column}: {message}"),
             },
         })?;
         if let Some(expected) = expected_rows

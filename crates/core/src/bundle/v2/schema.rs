@@ -59,7 +59,7 @@ const fn peek(name: &'static str, path: &'static [&'static str], kind: Kind) -> 
 /// A table's columns.
 #[derive(Debug, Clone, Copy)]
 pub struct Table {
-    /// The table's name (its entry is `<corpus>/<name>.arrows`).
+    /// The table's name (its entry is `<corpus>/<name>.cols.gz`).
     pub name: &'static str,
     /// Its columns, in order.
     pub columns: &'static [Column],

@@ -1,4 +1,4 @@
-//! A [`Bundle`] as v2 entries: the manifest and, per corpus, one Arrow table and its text
+//! A [`Bundle`] as v2 entries: the manifest and, per corpus, one columnar table and its text
 //! chunks per row type.
 
 use indexmap::IndexMap;
@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::arrow_codec::encode;
+use super::codec::encode;
 use super::schema::{
     CELLS, Column, FAILURE_LABELS, FM_LABELS, GATE_ROWS, Kind, QUESTIONS, RANKINGS, RESULTS, Table,
 };
@@ -115,14 +115,11 @@ impl Builder {
 
     /// The table's entry and its text chunks under `dir`.
     fn finish(self, dir: &str, entries: &mut Vec<Entry>) -> Result<usize, V2Error> {
-        let path = format!("{dir}/{}.arrows", self.table.name);
+        let path = format!("{dir}/{}.cols.gz", self.table.name);
         let spec = stored_columns(&self.table);
         let mut all = self.columns;
         all.extend(self.index);
-        let bytes = encode(&spec, &all).map_err(|e| V2Error::Table {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
+        let bytes = encode(&spec, &all, self.rows);
         entries.push(Entry { path, bytes });
         for (n, chunk) in self.text.finish().into_iter().enumerate() {
             entries.push(Entry {
