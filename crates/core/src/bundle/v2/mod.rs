@@ -3,7 +3,8 @@
 //! - `manifest.json`: format, provenance, the body's content hash (v1's, so a link pinned to
 //!   a run keeps working across formats), the body without its corpora (universe, rules,
 //!   models, warnings, …), each corpus's name, models, row counts and board manifest, and
-//!   every other entry's path, size and SHA-256.
+//!   every other entry's path, size and SHA-256. The schema prompt and each corpus's board
+//!   manifest are entries of their own (`schema_prompt.json`, `corpora/<i>/board_manifest.json`).
 //! - `corpora/<i>/<table>.cols.gz`: one columnar table per row type of corpus `i` ([`schema`],
 //!   encoded by [`codec`]): the numeric and categorical fields as columns, plus each row's
 //!   index into its text record.
@@ -38,6 +39,9 @@ pub const FORMAT_V2: &str = "runlens.bundle/2";
 /// The manifest's entry name.
 pub const MANIFEST: &str = "manifest.json";
 
+/// The entry holding the body's `schema_prompt`.
+pub const SCHEMA_PROMPT: &str = "schema_prompt.json";
+
 /// `manifest.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -47,7 +51,8 @@ pub struct Manifest {
     pub provenance: Provenance,
     /// The v1 content hash of the body (SHA-256 of its canonical JSON).
     pub content_hash: String,
-    /// The body without `corpora`.
+    /// The body without `corpora`, and without `schema_prompt` (the entry
+    /// [`SCHEMA_PROMPT`] holds it, when there is one: no view needs it first).
     pub head: serde_json::Value,
     /// The corpora, in body order.
     pub corpora: Vec<CorpusInfo>,
@@ -66,9 +71,10 @@ pub struct CorpusInfo {
     pub dir: String,
     /// Rows per table (`cells`: candidate entries, `null` cells included).
     pub rows: indexmap::IndexMap<String, u64>,
-    /// `board_manifest.json`, verbatim.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub board_manifest: Option<serde_json::Value>,
+    /// Whether the corpus has a `board_manifest.json` (stored verbatim in the entry
+    /// `<dir>/board_manifest.json`: on large boards it is most of the manifest's bytes).
+    #[serde(default)]
+    pub board_manifest: bool,
 }
 
 /// An entry in the manifest.

@@ -16,9 +16,9 @@ use super::schema::{
 use super::split::{ColumnData, merge_row};
 use super::text::inflate;
 use super::write::stored_columns;
-use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, V2Error};
+use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, SCHEMA_PROMPT, V2Error};
 use crate::bundle::codec::hex;
-use crate::bundle::{Bundle, BundleBody, Corpus, ResultRow};
+use crate::bundle::{Bundle, BundleBody, Cell, Corpus, ResultRow};
 
 /// Where entries come from (a directory, a zip, a browser's fetches).
 pub trait EntrySource {
@@ -228,6 +228,15 @@ impl Loaded {
     }
 }
 
+/// A JSON entry, parsed.
+fn json_entry<T: DeserializeOwned>(files: &mut Checked<'_>, path: &str) -> Result<T, V2Error> {
+    let bytes = files.get(path)?;
+    serde_json::from_slice(&bytes).map_err(|e| V2Error::Read {
+        path: path.to_owned(),
+        message: e.to_string(),
+    })
+}
+
 fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2Error> {
     let dir = info.dir.as_str();
     let rows = |name: &str| info.rows.get(name).copied();
@@ -235,7 +244,9 @@ fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2E
     let results = Loaded::load(files, dir, RESULTS, rows("results"))?;
     let cells = Loaded::load(files, dir, CELLS, rows("cells"))?;
     let base = CELLS.columns.len();
-    let mut candidates: Vec<IndexMap<String, Value>> = vec![IndexMap::new(); results.rows];
+    // Typed cells as they are merged (a tree of JSON values per cell would hold several
+    // times the text).
+    let mut candidates: Vec<IndexMap<String, Option<Cell>>> = vec![IndexMap::new(); results.rows];
     for i in 0..cells.rows {
         let row = u64_at(&cells.columns, base, i).map(|r| r as usize);
         let model = match cells.columns.get(base + 1) {
@@ -256,26 +267,23 @@ fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2E
             message: format!("row {row} is past the last result row ({})", results.rows),
         })?;
         let cell = if null {
-            Value::Null
+            None
         } else {
-            Value::Object(cells.row(i)?)
+            let record = Value::Object(cells.row(i)?);
+            Some(
+                serde_json::from_value::<Cell>(record).map_err(|e| V2Error::Row {
+                    path: cells.path.clone(),
+                    row: i,
+                    message: e.to_string(),
+                })?,
+            )
         };
         slot.insert(model, cell);
     }
-    let mut result_rows = Vec::with_capacity(results.rows);
-    for (i, cands) in candidates.into_iter().enumerate() {
-        let mut record = results.row(i)?;
-        record.insert(
-            "candidates".to_owned(),
-            Value::Object(cands.into_iter().collect()),
-        );
-        let row: ResultRow =
-            serde_json::from_value(Value::Object(record)).map_err(|e| V2Error::Row {
-                path: results.path.clone(),
-                row: i,
-                message: e.to_string(),
-            })?;
-        result_rows.push(row);
+    drop(cells);
+    let mut result_rows: Vec<ResultRow> = results.typed()?;
+    for (row, cands) in result_rows.iter_mut().zip(candidates) {
+        row.candidates = cands;
     }
     Ok(Corpus {
         name: info.name.clone(),
@@ -287,7 +295,11 @@ fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2E
             .typed()?,
         fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed()?,
         gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed()?,
-        board_manifest: info.board_manifest.clone(),
+        board_manifest: if info.board_manifest {
+            Some(json_entry(files, &format!("{dir}/board_manifest.json"))?)
+        } else {
+            None
+        },
     })
 }
 
@@ -307,6 +319,9 @@ pub fn read_bundle(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
             column: 0,
             message: format!("head: {e}"),
         })?;
+    if files.listed.contains_key(SCHEMA_PROMPT) {
+        body.schema_prompt = Some(json_entry(&mut files, SCHEMA_PROMPT)?);
+    }
     body.corpora = manifest
         .corpora
         .iter()

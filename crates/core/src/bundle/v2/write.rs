@@ -12,9 +12,9 @@ use super::schema::{
 };
 use super::split::{ColumnData, empty_columns, split_row};
 use super::text::TextWriter;
-use super::{CorpusInfo, EntryInfo, FORMAT_V2, Manifest, V2Error};
+use super::{CorpusInfo, EntryInfo, FORMAT_V2, Manifest, SCHEMA_PROMPT, V2Error};
 use crate::bundle::codec::hex;
-use crate::bundle::{Bundle, Corpus};
+use crate::bundle::{Bundle, BundleBody, Corpus};
 
 /// One entry: its path and bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -224,20 +224,47 @@ pub fn write_entries(bundle: &Bundle) -> Result<(Vec<u8>, Vec<Entry>), V2Error> 
             "gate_rows".to_owned(),
             rows_of(GATE_ROWS, &corpus.gate_rows, &dir, &mut entries)? as u64,
         );
+        if let Some(board) = &corpus.board_manifest {
+            entries.push(Entry {
+                path: format!("{dir}/board_manifest.json"),
+                bytes: serde_json::to_vec(board).unwrap_or_default(),
+            });
+        }
         corpora.push(CorpusInfo {
             name: corpus.name.clone(),
             models: corpus.models.clone(),
             dir,
             rows,
-            board_manifest: corpus.board_manifest.clone(),
+            board_manifest: corpus.board_manifest.is_some(),
         });
     }
-    let mut head = object(&bundle.body).map_err(|message| V2Error::Row {
+    // The body without its corpora, built field by field (serialising the whole body to a
+    // JSON tree first would hold every row twice over).
+    let b = &bundle.body;
+    let shell = BundleBody {
+        synthetic: b.synthetic,
+        notice: b.notice.clone(),
+        universe: b.universe.clone(),
+        universe_source: b.universe_source.clone(),
+        namespaces: b.namespaces.clone(),
+        schema_prompt: None,
+        rules: b.rules.clone(),
+        models: b.models.clone(),
+        corpora: Vec::new(),
+        warnings: b.warnings.clone(),
+    };
+    let mut head = object(&shell).map_err(|message| V2Error::Row {
         path: "body".to_owned(),
         row: 0,
         message,
     })?;
     head.shift_remove("corpora");
+    if let Some(prompt) = &b.schema_prompt {
+        entries.push(Entry {
+            path: SCHEMA_PROMPT.to_owned(),
+            bytes: serde_json::to_vec(prompt).unwrap_or_default(),
+        });
+    }
     let manifest = Manifest {
         format: FORMAT_V2.to_owned(),
         provenance: bundle.provenance.clone(),
@@ -253,6 +280,6 @@ pub fn write_entries(bundle: &Bundle) -> Result<(Vec<u8>, Vec<Entry>), V2Error> 
             })
             .collect(),
     };
-    let json = serde_json::to_vec_pretty(&manifest).unwrap_or_default();
+    let json = serde_json::to_vec(&manifest).unwrap_or_default();
     Ok((json, entries))
 }
