@@ -303,3 +303,17 @@ fn a_truncated_zip_is_a_zip_error() {
         "{err}"
     );
 }
+
+#[test]
+fn the_v1_reader_says_what_a_v2_zip_is() {
+    let bundle = dev_bundle();
+    let (manifest, entries) = write_entries(&bundle).unwrap();
+    let zip = write_zip(Cursor::new(Vec::new()), &manifest, &entries)
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        Bundle::from_slice(&zip).unwrap_err().to_string(),
+        "bundle: this is a runlens.bundle/2 zip, which this reader does not open; \
+         convert it with `runlens convert RUN.zip RUN.json.gz`"
+    );
+}

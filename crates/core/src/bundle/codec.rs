@@ -29,6 +29,13 @@ pub enum BundleError {
         /// The `format` value found (empty when missing).
         found: String,
     },
+    /// The bytes are a v2 zip, which [`Bundle::from_slice`] does not read (the CLI reads it
+    /// through [`super::v2`]; the dashboard cannot open v2 yet).
+    #[error(
+        "bundle: this is a runlens.bundle/2 zip, which this reader does not open; \
+         convert it with `runlens convert RUN.zip RUN.json.gz`"
+    )]
+    V2Zip,
     /// The stored `content_hash` does not match the body.
     #[error("bundle: content_hash {stored} does not match the body (computed {computed})")]
     HashMismatch {
@@ -48,6 +55,9 @@ impl Bundle {
     /// [`Bundle::verify_content_hash`]). Gzip input is decoded as a stream, so the
     /// decompressed JSON is never held in memory whole.
     pub fn from_slice(bytes: &[u8]) -> Result<Bundle, BundleError> {
+        if bytes.starts_with(b"PK\x03\x04") {
+            return Err(BundleError::V2Zip);
+        }
         if bytes.starts_with(&GZIP_MAGIC) {
             return parse_gzip(bytes);
         }
