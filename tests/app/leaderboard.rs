@@ -54,9 +54,14 @@ fn big() -> Arc<Bundle> {
             ..ResultRow::default()
         })
         .collect();
+    two_models("big", results)
+}
+
+/// A bundle of one corpus named `name` with models `a` and `b`.
+fn two_models(name: &str, results: Vec<ResultRow>) -> Arc<Bundle> {
     let body = BundleBody {
         corpora: vec![Corpus {
-            name: "big".into(),
+            name: name.into(),
             results,
             models: vec!["a".into(), "b".into()],
             ..Corpus::default()
@@ -183,16 +188,7 @@ fn four(last: Outcome) -> Arc<Bundle> {
             ..ResultRow::default()
         })
         .collect();
-    let body = BundleBody {
-        corpora: vec![Corpus {
-            name: "legacy".into(),
-            results,
-            models: vec!["a".into(), "b".into()],
-            ..Corpus::default()
-        }],
-        ..BundleBody::default()
-    };
-    Arc::new(Bundle::new(Provenance::default(), body))
+    two_models("legacy", results)
 }
 
 fn text_of(host: &web_sys::HtmlElement, selector: &str) -> String {

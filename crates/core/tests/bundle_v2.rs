@@ -163,7 +163,7 @@ fn a_missing_entry_or_a_changed_byte_names_the_entry() {
         .clone();
     let last = mem.get_mut(&info.path).last_mut().unwrap();
     *last ^= 1;
-    let flipped = hex_digest(&Sha256::digest(&mem.entry(&info.path).unwrap()));
+    let flipped = hex_digest(&Sha256::digest(mem.entry(&info.path).unwrap()));
     assert_eq!(
         error(&mut mem),
         format!(

@@ -245,7 +245,7 @@ pub fn write_entries(bundle: &Bundle) -> Result<(Vec<u8>, Vec<Entry>), V2Error> 
         synthetic: b.synthetic,
         notice: b.notice.clone(),
         universe: b.universe.clone(),
-        universe_source: b.universe_source.clone(),
+        universe_source: b.universe_source,
         namespaces: b.namespaces.clone(),
         schema_prompt: None,
         rules: b.rules.clone(),
