@@ -1,5 +1,8 @@
 //! `runlens.bundle/2`: the directory and zip forms read back into exactly the v1 bundle, and
 //! every kind of damage is an error naming the entry (and the row where there is one).
+//! Native only: the zip form and the directory form read files (the codec, split and text
+//! chunk unit tests in `src/bundle/v2/` also run on wasm32).
+#![cfg(not(target_arch = "wasm32"))]
 
 mod common;
 

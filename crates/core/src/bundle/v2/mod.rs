@@ -12,7 +12,7 @@
 //!   judges' reasoning, label reasons, unknown fields) in gzip chunks ([`text`]).
 //!
 //! The entries live in a directory (any static host) or in one zip with stored entries
-//! ([`zip_form`]). Splitting a row and merging it back gives the row exactly, so a v2 bundle
+//! (`zip_form`, native only). Splitting a row and merging it back gives the row exactly, so a v2 bundle
 //! reads back into the same [`Bundle`] as its v1 twin, with the same content hash.
 //! Documented in `docs/bundle-format.md`.
 
@@ -22,6 +22,7 @@ pub mod schema;
 pub mod split;
 pub mod text;
 mod write;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod zip_form;
 
 use serde::{Deserialize, Serialize};
