@@ -320,3 +320,86 @@ fn the_v1_reader_says_what_a_v2_zip_is() {
          convert it with `runlens convert RUN.zip RUN.json.gz`"
     );
 }
+
+mod zip_index {
+    use super::*;
+    use runlens_core::bundle::v2::zip_index::{
+        LOCAL_HEADER, TAIL_BYTES, ZipIndexError, central_directory, data_offset, entries,
+    };
+
+    fn zip_of_dev() -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
+        let (manifest, list) = write_entries(&dev_bundle()).unwrap();
+        let zip = write_zip(Cursor::new(Vec::new()), &manifest, &list)
+            .unwrap()
+            .into_inner();
+        let mut all = vec![(MANIFEST.to_owned(), manifest)];
+        all.extend(list.into_iter().map(|e| (e.path, e.bytes)));
+        (zip, all)
+    }
+
+    fn tail(zip: &[u8]) -> &[u8] {
+        &zip[zip.len().saturating_sub(TAIL_BYTES as usize)..]
+    }
+
+    #[test]
+    fn every_entry_is_found_by_byte_ranges_alone() {
+        let (zip, all) = zip_of_dev();
+        let (offset, size) = central_directory(tail(&zip), zip.len() as u64).unwrap();
+        let cd = &zip[offset as usize..(offset + size) as usize];
+        let found = entries(cd).unwrap();
+        let names: Vec<&str> = found.iter().map(|e| e.name.as_str()).collect();
+        let expected: Vec<&str> = all.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(names, expected);
+        for (entry, (_, bytes)) in found.iter().zip(&all) {
+            let h = entry.header_offset as usize;
+            let start = data_offset(entry, &zip[h..h + LOCAL_HEADER]).unwrap() as usize;
+            assert_eq!(entry.size, bytes.len() as u64);
+            assert_eq!(
+                &zip[start..start + bytes.len()],
+                bytes.as_slice(),
+                "{}",
+                entry.name
+            );
+        }
+    }
+
+    #[test]
+    fn a_cut_file_a_compressed_entry_and_a_wrong_header_are_named() {
+        let (zip, _) = zip_of_dev();
+        let cut = &zip[..zip.len() - 10];
+        let n = tail(cut).len();
+        assert_eq!(
+            central_directory(tail(cut), cut.len() as u64)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "zip: no end-of-central-directory record in the last {n} bytes (truncated, or not a zip)"
+            )
+        );
+        // The first central record says "deflated" (method 8 at byte 10 of the record).
+        let (offset, size) = central_directory(tail(&zip), zip.len() as u64).unwrap();
+        let mut cd = zip[offset as usize..(offset + size) as usize].to_vec();
+        cd[10] = 8;
+        assert_eq!(
+            entries(&cd).unwrap_err(),
+            ZipIndexError::Compressed {
+                name: MANIFEST.to_owned(),
+                method: 8
+            }
+        );
+        // A central directory cut in its first record.
+        assert_eq!(
+            entries(&zip[offset as usize..offset as usize + 20])
+                .unwrap_err()
+                .to_string(),
+            "zip: central directory cut at byte 0"
+        );
+        let first = &entries(&zip[offset as usize..(offset + size) as usize]).unwrap()[0];
+        assert_eq!(
+            data_offset(first, &[0u8; LOCAL_HEADER])
+                .unwrap_err()
+                .to_string(),
+            "zip: entry manifest.json: no local header at 0"
+        );
+    }
+}

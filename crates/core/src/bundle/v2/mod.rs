@@ -24,6 +24,7 @@ pub mod text;
 mod write;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod zip_form;
+pub mod zip_index;
 
 use serde::{Deserialize, Serialize};
 
