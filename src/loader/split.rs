@@ -50,14 +50,6 @@ pub struct ChunkKey {
 pub fn skeleton_json(bundle: &Bundle) -> Vec<u8> {
     let b = &bundle.body;
     let body = BundleBody {
-        synthetic: b.synthetic,
-        notice: b.notice.clone(),
-        universe: b.universe.clone(),
-        universe_source: b.universe_source,
-        namespaces: b.namespaces.clone(),
-        schema_prompt: b.schema_prompt.clone(),
-        rules: b.rules.clone(),
-        models: b.models.clone(),
         corpora: b
             .corpora
             .iter()
@@ -68,7 +60,7 @@ pub fn skeleton_json(bundle: &Bundle) -> Vec<u8> {
                 ..Corpus::default()
             })
             .collect(),
-        warnings: b.warnings.clone(),
+        ..b.head()
     };
     let skeleton = Bundle {
         format: bundle.format.clone(),

@@ -83,9 +83,8 @@ pub fn read(path: &Path) -> Result<Bundle> {
     let is_zip =
         std::io::Read::read_exact(&mut file, &mut magic).is_ok() && magic == *b"PK\x03\x04";
     if is_zip {
-        let entries = ZipEntries::new(BufReader::new(file))
+        let mut entries = ZipEntries::new(BufReader::new(file))
             .with_context(|| format!("reading bundle {}", path.display()))?;
-        let mut entries = entries;
         return read_bundle(&mut entries)
             .with_context(|| format!("reading bundle {}", path.display()));
     }

@@ -136,6 +136,23 @@ impl BundleBody {
         self.corpora.iter().find(|c| c.name == name)
     }
 
+    /// A copy of every field but the corpora (left empty), without copying a corpus row:
+    /// the loader's skeleton and the v2 manifest's head start from it.
+    pub fn head(&self) -> BundleBody {
+        BundleBody {
+            synthetic: self.synthetic,
+            notice: self.notice.clone(),
+            universe: self.universe.clone(),
+            universe_source: self.universe_source,
+            namespaces: self.namespaces.clone(),
+            schema_prompt: self.schema_prompt.clone(),
+            rules: self.rules.clone(),
+            models: self.models.clone(),
+            corpora: Vec::new(),
+            warnings: self.warnings.clone(),
+        }
+    }
+
     /// The display name of a model key (the key itself when unknown).
     pub fn display_name<'a>(&'a self, key: &'a str) -> &'a str {
         self.models

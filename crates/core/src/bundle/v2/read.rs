@@ -153,8 +153,11 @@ impl Loaded {
         let mut chunks = Vec::new();
         let prefix = format!("{dir}/{}.text/", table.name);
         let mut n = 0;
-        while files.listed.contains_key(&format!("{prefix}{n}.gz")) {
+        loop {
             let name = format!("{prefix}{n}.gz");
+            if !files.listed.contains_key(&name) {
+                break;
+            }
             let raw = files.get(&name)?;
             chunks.push(inflate(&raw).map_err(|message| V2Error::Read {
                 path: name,
@@ -214,17 +217,18 @@ impl Loaded {
         Ok(record)
     }
 
+    /// Row `i` as its row type.
+    fn typed_row<T: DeserializeOwned>(&self, i: usize) -> Result<T, V2Error> {
+        serde_json::from_value(Value::Object(self.row(i)?)).map_err(|e| V2Error::Row {
+            path: self.path.clone(),
+            row: i,
+            message: e.to_string(),
+        })
+    }
+
+    /// Every row as its row type.
     fn typed<T: DeserializeOwned>(&self) -> Result<Vec<T>, V2Error> {
-        (0..self.rows)
-            .map(|i| {
-                let row = self.row(i)?;
-                serde_json::from_value(Value::Object(row)).map_err(|e| V2Error::Row {
-                    path: self.path.clone(),
-                    row: i,
-                    message: e.to_string(),
-                })
-            })
-            .collect()
+        (0..self.rows).map(|i| self.typed_row(i)).collect()
     }
 }
 
@@ -266,17 +270,10 @@ fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2E
             row: i,
             message: format!("row {row} is past the last result row ({})", results.rows),
         })?;
-        let cell = if null {
+        let cell: Option<Cell> = if null {
             None
         } else {
-            let record = Value::Object(cells.row(i)?);
-            Some(
-                serde_json::from_value::<Cell>(record).map_err(|e| V2Error::Row {
-                    path: cells.path.clone(),
-                    row: i,
-                    message: e.to_string(),
-                })?,
-            )
+            Some(cells.typed_row(i)?)
         };
         slot.insert(model, cell);
     }
@@ -306,7 +303,7 @@ fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2E
 /// Reads a whole v2 bundle. The content hash is the manifest's (not recomputed: see
 /// [`Bundle::verify_content_hash`]).
 pub fn read_bundle(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
-    let manifest = read_manifest(source)?;
+    let mut manifest = read_manifest(source)?;
     let listed = manifest
         .entries
         .iter()
@@ -314,7 +311,7 @@ pub fn read_bundle(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
         .collect();
     let mut files = Checked { source, listed };
     let mut body: BundleBody =
-        serde_json::from_value(manifest.head.clone()).map_err(|e| V2Error::Manifest {
+        serde_json::from_value(manifest.head.take()).map_err(|e| V2Error::Manifest {
             line: 0,
             column: 0,
             message: format!("head: {e}"),

@@ -69,12 +69,10 @@ struct Builder {
 
 impl Builder {
     fn new(table: Table) -> Builder {
-        let extra = stored_columns(&table).len() - table.columns.len();
         let index = stored_columns(&table)[table.columns.len()..]
             .iter()
             .map(|c| ColumnData::new(c.kind))
-            .collect::<Vec<_>>();
-        debug_assert_eq!(index.len(), extra);
+            .collect();
         Builder {
             columns: empty_columns(&table),
             index,
@@ -84,16 +82,27 @@ impl Builder {
         }
     }
 
-    /// Splits one row (any serialisable row type) into the columns and its text record.
-    fn push<T: Serialize>(&mut self, row: &T) -> Result<(), V2Error> {
-        let mut object = object(row).map_err(|message| V2Error::Row {
+    /// One row (any serialisable row type) as a JSON object.
+    fn object_of<T: Serialize>(&self, row: &T) -> Result<Map<String, Value>, V2Error> {
+        object(row).map_err(|message| V2Error::Row {
             path: self.table.name.to_owned(),
             row: self.rows,
             message,
-        })?;
+        })
+    }
+
+    /// Splits one row into the columns and its text record.
+    fn push<T: Serialize>(&mut self, row: &T) -> Result<(), V2Error> {
+        let object = self.object_of(row)?;
+        self.push_object(object);
+        Ok(())
+    }
+
+    /// Splits one row's JSON object into the columns and its text record (an empty object:
+    /// no value in any column and an empty record).
+    fn push_object(&mut self, mut object: Map<String, Value>) {
         split_row(&self.table, &mut self.columns, &mut object);
         self.push_record(&object);
-        Ok(())
     }
 
     /// Appends the text index of `record` (its bytes in the current chunk).
@@ -113,8 +122,8 @@ impl Builder {
         self.rows += 1;
     }
 
-    /// The table's entry and its text chunks under `dir`.
-    fn finish(self, dir: &str, entries: &mut Vec<Entry>) -> Result<usize, V2Error> {
+    /// The table's entry and its text chunks under `dir`; its row count goes to `rows`.
+    fn finish(self, dir: &str, entries: &mut Vec<Entry>, rows: &mut IndexMap<String, u64>) {
         let path = format!("{dir}/{}.cols.gz", self.table.name);
         let spec = stored_columns(&self.table);
         let mut all = self.columns;
@@ -127,7 +136,7 @@ impl Builder {
                 bytes: chunk,
             });
         }
-        Ok(self.rows)
+        rows.insert(self.table.name.to_owned(), self.rows as u64);
     }
 }
 
@@ -138,17 +147,20 @@ fn object<T: Serialize>(row: &T) -> Result<Map<String, Value>, String> {
     }
 }
 
+/// Writes the table of `rows` (see [`Builder::finish`]).
 fn rows_of<T: Serialize>(
     table: Table,
     rows: &[T],
     dir: &str,
     entries: &mut Vec<Entry>,
-) -> Result<usize, V2Error> {
+    counts: &mut IndexMap<String, u64>,
+) -> Result<(), V2Error> {
     let mut b = Builder::new(table);
     for row in rows {
         b.push(row)?;
     }
-    b.finish(dir, entries)
+    b.finish(dir, entries, counts);
+    Ok(())
 }
 
 /// The result rows without candidates, and the cells table.
@@ -156,27 +168,18 @@ fn results_and_cells(
     corpus: &Corpus,
     dir: &str,
     entries: &mut Vec<Entry>,
-) -> Result<(usize, usize), V2Error> {
+    counts: &mut IndexMap<String, u64>,
+) -> Result<(), V2Error> {
     let mut results = Builder::new(RESULTS);
     let mut cells = Builder::new(CELLS);
     for (i, row) in corpus.results.iter().enumerate() {
-        let mut object = object(row).map_err(|message| V2Error::Row {
-            path: RESULTS.name.to_owned(),
-            row: i,
-            message,
-        })?;
+        let mut object = results.object_of(row)?;
         object.shift_remove("candidates");
-        split_row(&RESULTS, &mut results.columns, &mut object);
-        results.push_record(&object);
+        results.push_object(object);
         for (model, cell) in &row.candidates {
             match cell {
                 Some(cell) => cells.push(cell)?,
-                None => {
-                    for c in &mut cells.columns {
-                        c.push_none();
-                    }
-                    cells.push_record(&Map::new());
-                }
+                None => cells.push_object(Map::new()),
             }
             if let [
                 ColumnData::U64(r),
@@ -191,7 +194,9 @@ fn results_and_cells(
             }
         }
     }
-    Ok((results.finish(dir, entries)?, cells.finish(dir, entries)?))
+    results.finish(dir, entries, counts);
+    cells.finish(dir, entries, counts);
+    Ok(())
 }
 
 /// The manifest (as JSON) and every other entry of `bundle` in v2, in writing order.
@@ -201,29 +206,13 @@ pub fn write_entries(bundle: &Bundle) -> Result<(Vec<u8>, Vec<Entry>), V2Error> 
     for (i, corpus) in bundle.body.corpora.iter().enumerate() {
         let dir = format!("corpora/{i}");
         let mut rows = IndexMap::new();
-        rows.insert(
-            "questions".to_owned(),
-            rows_of(QUESTIONS, &corpus.questions, &dir, &mut entries)? as u64,
-        );
-        let (results, cells) = results_and_cells(corpus, &dir, &mut entries)?;
-        rows.insert("results".to_owned(), results as u64);
-        rows.insert("cells".to_owned(), cells as u64);
-        rows.insert(
-            "rankings".to_owned(),
-            rows_of(RANKINGS, &corpus.rankings, &dir, &mut entries)? as u64,
-        );
-        rows.insert(
-            "failure_labels".to_owned(),
-            rows_of(FAILURE_LABELS, &corpus.failure_labels, &dir, &mut entries)? as u64,
-        );
-        rows.insert(
-            "fm_labels".to_owned(),
-            rows_of(FM_LABELS, &corpus.fm_labels, &dir, &mut entries)? as u64,
-        );
-        rows.insert(
-            "gate_rows".to_owned(),
-            rows_of(GATE_ROWS, &corpus.gate_rows, &dir, &mut entries)? as u64,
-        );
+        rows_of(QUESTIONS, &corpus.questions, &dir, &mut entries, &mut rows)?;
+        results_and_cells(corpus, &dir, &mut entries, &mut rows)?;
+        rows_of(RANKINGS, &corpus.rankings, &dir, &mut entries, &mut rows)?;
+        let labels = &corpus.failure_labels;
+        rows_of(FAILURE_LABELS, labels, &dir, &mut entries, &mut rows)?;
+        rows_of(FM_LABELS, &corpus.fm_labels, &dir, &mut entries, &mut rows)?;
+        rows_of(GATE_ROWS, &corpus.gate_rows, &dir, &mut entries, &mut rows)?;
         if let Some(board) = &corpus.board_manifest {
             entries.push(Entry {
                 path: format!("{dir}/board_manifest.json"),
@@ -238,20 +227,12 @@ pub fn write_entries(bundle: &Bundle) -> Result<(Vec<u8>, Vec<Entry>), V2Error> 
             board_manifest: corpus.board_manifest.is_some(),
         });
     }
-    // The body without its corpora, built field by field (serialising the whole body to a
-    // JSON tree first would hold every row twice over).
+    // The body without its corpora (serialising the whole body to a JSON tree first would
+    // hold every row twice over) and without its schema prompt (an entry of its own).
     let b = &bundle.body;
     let shell = BundleBody {
-        synthetic: b.synthetic,
-        notice: b.notice.clone(),
-        universe: b.universe.clone(),
-        universe_source: b.universe_source,
-        namespaces: b.namespaces.clone(),
         schema_prompt: None,
-        rules: b.rules.clone(),
-        models: b.models.clone(),
-        corpora: Vec::new(),
-        warnings: b.warnings.clone(),
+        ..b.head()
     };
     let mut head = object(&shell).map_err(|message| V2Error::Row {
         path: "body".to_owned(),
