@@ -324,8 +324,10 @@ fn the_v1_reader_says_what_a_v2_zip_is() {
 mod zip_index {
     use super::*;
     use runlens_core::bundle::v2::zip_index::{
-        LOCAL_HEADER, TAIL_BYTES, ZipIndexError, central_directory, data_offset, entries,
+        LOCAL_HEADER, TAIL_BYTES, ZipIndexError, central_directory, coalesce, data_offset, entries,
+        entry_bytes, spans,
     };
+    use runlens_core::bundle::v2::{MemoryEntries, parse_manifest};
 
     fn zip_of_dev() -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
         let (manifest, list) = write_entries(&dev_bundle()).unwrap();
@@ -401,5 +403,73 @@ mod zip_index {
                 .to_string(),
             "zip: entry manifest.json: no local header at 0"
         );
+    }
+
+    #[test]
+    fn spans_coalesced_into_one_range_give_every_entry_and_read_back_the_bundle() {
+        let (zip, all) = zip_of_dev();
+        let (offset, size) = central_directory(tail(&zip), zip.len() as u64).unwrap();
+        let found = entries(&zip[offset as usize..(offset + size) as usize]).unwrap();
+        let spans = spans(&found, offset);
+        // Entries are written back to back: every span ends where the next header starts,
+        // the last where the central directory starts.
+        for (pair, next) in spans.iter().zip(spans.iter().skip(1)) {
+            assert_eq!(pair.1, next.0);
+        }
+        assert_eq!(spans.last().unwrap().1, offset);
+        assert_eq!(spans[0].0, 0);
+        // Everything but the manifest: one request, from the second header to the directory.
+        let ranges = coalesce(spans[1..].to_vec(), 0);
+        assert_eq!(ranges, vec![(spans[1].0, offset)]);
+        let (start, end) = ranges[0];
+        let buf = &zip[start as usize..end as usize];
+        let mut memory = MemoryEntries::default();
+        for (entry, (path, bytes)) in found.iter().zip(&all).skip(1) {
+            let got = entry_bytes(entry, buf, start).unwrap();
+            assert_eq!(got, bytes.as_slice(), "{path}");
+            memory.0.insert(path.clone(), got.to_vec());
+        }
+        // The manifest out of the whole file, as when a host ignores Range.
+        let manifest = entry_bytes(&found[0], &zip, 0).unwrap();
+        assert_eq!(parse_manifest(manifest).unwrap().format, FORMAT_V2);
+        memory.0.insert(MANIFEST.to_owned(), manifest.to_vec());
+        let bundle = read_bundle(&mut memory).unwrap();
+        assert_eq!(bundle, dev_bundle());
+        // The manifest's span does not hold the second entry.
+        let (s0, e0) = spans[0];
+        assert_eq!(
+            entry_bytes(&found[1], &zip[s0 as usize..e0 as usize], s0)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "zip: entry {}: no local header at {}",
+                found[1].name, found[1].header_offset
+            )
+        );
+        // A buffer that starts after the entry's header.
+        assert_eq!(
+            entry_bytes(&found[0], &zip[1..], 1)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "zip: entry manifest.json: its bytes ({} from 0) are outside the range read",
+                found[0].size
+            )
+        );
+    }
+
+    #[test]
+    fn coalesce_merges_ranges_within_the_gap_in_file_order() {
+        let ranges = vec![(100, 200), (0, 10), (15, 50), (60, 70), (205, 300)];
+        assert_eq!(
+            coalesce(ranges.clone(), 0),
+            vec![(0, 10), (15, 50), (60, 70), (100, 200), (205, 300)]
+        );
+        assert_eq!(
+            coalesce(ranges.clone(), 5),
+            vec![(0, 50), (60, 70), (100, 300)]
+        );
+        assert_eq!(coalesce(ranges, 30), vec![(0, 300)]);
+        assert_eq!(coalesce(vec![(0, 100), (10, 20)], 0), vec![(0, 100)]);
     }
 }

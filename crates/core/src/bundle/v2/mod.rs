@@ -28,7 +28,9 @@ pub mod zip_index;
 
 use serde::{Deserialize, Serialize};
 
-pub use read::{DirEntries, EntrySource, read_bundle, read_manifest};
+pub use read::{
+    DirEntries, EntrySource, MemoryEntries, parse_manifest, read_bundle, read_manifest,
+};
 pub use write::{Entry, write_entries};
 
 #[cfg(doc)]

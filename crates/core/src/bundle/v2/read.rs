@@ -44,10 +44,27 @@ impl EntrySource for DirEntries {
     }
 }
 
+/// Entries already in memory, by path (what a browser fetched).
+#[derive(Debug, Default)]
+pub struct MemoryEntries(pub HashMap<String, Vec<u8>>);
+
+impl EntrySource for MemoryEntries {
+    fn entry(&mut self, path: &str) -> Result<Vec<u8>, V2Error> {
+        // Each entry is read once: hand it over rather than copy it.
+        self.0.remove(path).ok_or_else(|| V2Error::Missing {
+            path: path.to_owned(),
+        })
+    }
+}
+
 /// Reads and checks `manifest.json`.
 pub fn read_manifest(source: &mut dyn EntrySource) -> Result<Manifest, V2Error> {
-    let bytes = source.entry(MANIFEST)?;
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| V2Error::Manifest {
+    parse_manifest(&source.entry(MANIFEST)?)
+}
+
+/// Parses and checks the bytes of `manifest.json`.
+pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, V2Error> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| V2Error::Manifest {
         line: e.line(),
         column: e.column(),
         message: e.to_string(),

@@ -207,3 +207,65 @@ pub fn data_offset(entry: &ZipEntryAt, local_header: &[u8]) -> Result<u64, ZipIn
     let extra_len = u64::from(u16_at(local_header, 28).ok_or_else(bad)?);
     Ok(entry.header_offset + LOCAL_HEADER as u64 + name_len + extra_len)
 }
+
+/// Each entry's span in the file: from its local header to the next entry's local header (or
+/// to the central directory, for the last): a range that surely holds the header, its name
+/// and extra field, and the entry's bytes, whatever the local extra field's length.
+pub fn spans(entries: &[ZipEntryAt], cd_offset: u64) -> Vec<(u64, u64)> {
+    let mut starts: Vec<u64> = entries.iter().map(|e| e.header_offset).collect();
+    starts.push(cd_offset);
+    starts.sort_unstable();
+    entries
+        .iter()
+        .map(|e| {
+            let next = starts
+                .iter()
+                .copied()
+                .find(|&s| s > e.header_offset)
+                .unwrap_or(cd_offset);
+            (e.header_offset, next)
+        })
+        .collect()
+}
+
+/// Merges byte ranges whose gap is at most `max_gap` bytes into as few requests as that
+/// allows, in file order.
+pub fn coalesce(mut ranges: Vec<(u64, u64)>, max_gap: u64) -> Vec<(u64, u64)> {
+    ranges.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::with_capacity(ranges.len());
+    for (start, end) in ranges {
+        match out.last_mut() {
+            Some(last) if start <= last.1.saturating_add(max_gap) => last.1 = last.1.max(end),
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
+/// `entry`'s bytes out of `buf`, which holds the file's bytes from `buf_start` on and must
+/// cover the entry's local header and data (its span, or the whole file).
+pub fn entry_bytes<'a>(
+    entry: &ZipEntryAt,
+    buf: &'a [u8],
+    buf_start: u64,
+) -> Result<&'a [u8], ZipIndexError> {
+    let outside = || {
+        ZipIndexError::Damaged(format!(
+            "entry {}: its bytes ({} from {}) are outside the range read",
+            entry.name, entry.size, entry.header_offset
+        ))
+    };
+    let local = entry
+        .header_offset
+        .checked_sub(buf_start)
+        .and_then(|at| usize::try_from(at).ok())
+        .ok_or_else(outside)?;
+    let header = buf
+        .get(local..local.saturating_add(LOCAL_HEADER))
+        .unwrap_or(&[]);
+    let start = data_offset(entry, header)? - buf_start;
+    let start = usize::try_from(start).map_err(|_| outside())?;
+    let len = usize::try_from(entry.size).map_err(|_| outside())?;
+    buf.get(start..start.checked_add(len).ok_or_else(outside)?)
+        .ok_or_else(outside)
+}
