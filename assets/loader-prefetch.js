@@ -16,10 +16,18 @@
 
 const SLOT = '__runlensPrefetch';
 
-/** Starts the download named by this worker's `?prefetch=` parameter, if any. */
+/** Starts the download named by this worker's `?prefetch=` parameter, if any. A
+ * `runlens.bundle/2` (a `.zip`, read by ranges, or a directory: `…/`, `…/manifest.json`) is
+ * never downloaded whole: the worker reads it itself (src/loader/v2.rs, `url_form`). */
 export function startPrefetch() {
   const url = new URL(self.location.href).searchParams.get('prefetch');
-  if (url) prefetch(url);
+  if (url && !isV2(url)) prefetch(url);
+}
+
+/** Whether `url` names a v2 bundle, by its path (as `url_form` in src/loader/v2.rs). */
+export function isV2(url) {
+  const path = url.split(/[?#]/)[0].toLowerCase();
+  return path.endsWith('.zip') || path.endsWith('/') || path.endsWith('/manifest.json');
 }
 
 /** Starts downloading (and, for gzip, inflating) `url` into `globalThis.__runlensPrefetch`. */

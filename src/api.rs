@@ -2,7 +2,7 @@
 //! the loader worker). Errors are data, never `None`.
 
 use gloo_net::http::Request;
-use js_sys::{Function, Promise, Reflect, Uint8Array};
+use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
 use runlens_core::jev::{SystemOneRequest, SystemOneResponse, error_message};
 use thiserror::Error;
 use wasm_bindgen::{JsCast, JsValue};
@@ -80,6 +80,88 @@ pub async fn fetch_bytes_with_progress(
     url: &str,
     progress: &dyn Fn(u64, Option<u64>),
 ) -> Result<Vec<u8>, ApiError> {
+    Ok(fetch_stream(url, None, progress).await?.bytes)
+}
+
+/// Bytes of a file to ask for with an HTTP `Range` request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByteRange {
+    /// The last `n` bytes (`bytes=-n`).
+    Last(u64),
+    /// Bytes `start..end` (end exclusive).
+    Span(u64, u64),
+}
+
+impl ByteRange {
+    /// The `Range` header's value.
+    pub fn header(self) -> String {
+        match self {
+            ByteRange::Last(n) => format!("bytes=-{n}"),
+            ByteRange::Span(start, end) => format!("bytes={start}-{}", end.saturating_sub(1)),
+        }
+    }
+}
+
+/// What a host answered to a `Range` request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RangeReply {
+    /// `206`: the bytes asked for, and the file's whole size.
+    Partial {
+        /// The bytes of the range.
+        bytes: Vec<u8>,
+        /// The file's size (from `Content-Range`).
+        file_size: u64,
+    },
+    /// `200`: the host ignored `Range` and sent the whole file.
+    Whole(Vec<u8>),
+}
+
+/// Asks `url` for `range` (streamed, `progress` as for [`fetch_bytes_with_progress`]). A
+/// `416` is an error that says the file may have changed; a `206` without a readable
+/// `Content-Range` is an error that names the header.
+pub async fn fetch_range(
+    url: &str,
+    range: ByteRange,
+    progress: &dyn Fn(u64, Option<u64>),
+) -> Result<RangeReply, ApiError> {
+    let got = fetch_stream(url, Some(range), progress).await?;
+    if got.status != 206 {
+        return Ok(RangeReply::Whole(got.bytes));
+    }
+    let file_size = got
+        .content_range
+        .as_deref()
+        .and_then(|v| v.rsplit_once('/'))
+        .and_then(|(_, total)| total.trim().parse::<u64>().ok())
+        .ok_or_else(|| ApiError::Body {
+            url: url.to_owned(),
+            message: format!(
+                "the server answered {} with 206 but no readable Content-Range header (found \
+                 {:?}); a host on another origin must list it in Access-Control-Expose-Headers",
+                range.header(),
+                got.content_range.unwrap_or_default()
+            ),
+        })?;
+    Ok(RangeReply::Partial {
+        bytes: got.bytes,
+        file_size,
+    })
+}
+
+/// A streamed answer: its status, `Content-Range` and body.
+struct Streamed {
+    status: u16,
+    content_range: Option<String>,
+    bytes: Vec<u8>,
+}
+
+/// `GET url` (with a `Range` header when asked) through the global `fetch`, read as a
+/// stream; any status but 2xx is an error.
+async fn fetch_stream(
+    url: &str,
+    range: Option<ByteRange>,
+    progress: &dyn Fn(u64, Option<u64>),
+) -> Result<Streamed, ApiError> {
     let network = |message: String| ApiError::Network {
         url: url.to_owned(),
         message,
@@ -92,9 +174,17 @@ pub async fn fetch_bytes_with_progress(
         .ok()
         .and_then(|f| f.dyn_into::<Function>().ok())
         .ok_or_else(|| network("this browser has no fetch".to_owned()))?;
-    let promise = fetch
-        .call1(&js_sys::global(), &JsValue::from_str(url))
-        .map_err(|e| network(js_message(&e)))?;
+    let promise = match range {
+        None => fetch.call1(&js_sys::global(), &JsValue::from_str(url)),
+        Some(range) => {
+            let headers = Object::new();
+            let _ = Reflect::set(&headers, &"Range".into(), &range.header().into());
+            let init = Object::new();
+            let _ = Reflect::set(&init, &"headers".into(), &headers);
+            fetch.call2(&js_sys::global(), &JsValue::from_str(url), &init)
+        }
+    }
+    .map_err(|e| network(js_message(&e)))?;
     let response: Response = JsFuture::from(Promise::from(promise))
         .await
         .map_err(|e| network(js_message(&e)))?
@@ -103,15 +193,17 @@ pub async fn fetch_bytes_with_progress(
     if !response.ok() {
         return Err(status_error(url, response.status(), response.status_text()));
     }
-    let total = response
-        .headers()
-        .get("content-length")
-        .ok()
-        .flatten()
-        .and_then(|v| v.trim().parse::<u64>().ok());
+    let header = |name: &str| response.headers().get(name).ok().flatten();
+    let total = header("content-length").and_then(|v| v.trim().parse::<u64>().ok());
+    let status = response.status();
+    let content_range = header("content-range");
     progress(0, total);
     let Some(stream) = response.body() else {
-        return Ok(Vec::new());
+        return Ok(Streamed {
+            status,
+            content_range,
+            bytes: Vec::new(),
+        });
     };
     let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
     let mut bytes = Vec::with_capacity(total.unwrap_or(0).min(1 << 30) as usize);
@@ -135,7 +227,11 @@ pub async fn fetch_bytes_with_progress(
         }
         progress(bytes.len() as u64, total);
     }
-    Ok(bytes)
+    Ok(Streamed {
+        status,
+        content_range,
+        bytes,
+    })
 }
 
 /// The address of `path` (e.g. `v1/systemone`) under the proxy `base` (`./`, `/`,
@@ -229,6 +325,10 @@ pub(crate) fn status_error(url: &str, status: u16, status_text: String) -> ApiEr
     let hint = match status {
         404 => " (not found: check the bundle address)",
         401 | 403 => " (access denied)",
+        416 => {
+            " (the server refused the byte range asked for: the file may have changed since \
+             its end was read; reload the page)"
+        }
         _ => "",
     };
     ApiError::Status {

@@ -181,6 +181,17 @@ pub struct LoadStats {
     /// Whether the download was the worker's early one (started before its module ran).
     #[serde(default)]
     pub prefetched: bool,
+    /// Whether the bundle was a `runlens.bundle/2` (a zip or a directory).
+    #[serde(default)]
+    pub v2: bool,
+    /// HTTP requests (or file reads) the load made: 1 for a v1 file; for v2, one per byte
+    /// range of a zip or per entry of a directory.
+    #[serde(default)]
+    pub requests: u32,
+    /// A v2 zip that was read whole: its host answered the `Range` request with the whole
+    /// file.
+    #[serde(default)]
+    pub whole_zip: bool,
 }
 
 /// Starts loading `request` in a Web Worker (on the main thread where there is none),

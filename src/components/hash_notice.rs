@@ -1,4 +1,5 @@
-//! The notice shown when a link was made for a different version of the bundle.
+//! Notices about where the bundle came from: a link made for another version of it, a zip
+//! its host sent whole.
 
 use leptos::prelude::*;
 
@@ -11,6 +12,19 @@ pub fn HashNotice(link_hash: String, bundle_hash: String) -> impl IntoView {
             "This link was made for bundle " <code>{link_hash}</code> ", but the file at its \
              address is now bundle " <code>{bundle_hash}</code> ". The data changed since the \
              link was shared, so the numbers may differ from what its sender saw."
+        </p>
+    }
+}
+
+/// Says that a v2 zip was downloaded whole because its host ignored HTTP `Range` requests.
+#[component]
+pub fn WholeZipNotice(bytes: usize) -> impl IntoView {
+    let mb = format!("{:.1} MB", bytes as f64 / 1e6);
+    view! {
+        <p class="notice whole-zip" role="status" data-testid="whole-zip">
+            "This bundle's host ignored HTTP Range requests, so the whole zip (" {mb} ") was \
+             downloaded to open it. A host that answers Range requests (any static file \
+             server, runlens serve) lets runlens read it in parts instead."
         </p>
     }
 }

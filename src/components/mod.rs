@@ -21,7 +21,7 @@ pub use chart_canvas::{AnyChart, ChartCanvas};
 pub use copy_link::CopyLink;
 pub use error_panel::ErrorPanel;
 pub use export_buttons::ExportButtons;
-pub use hash_notice::{HashNotice, hash_disagrees};
+pub use hash_notice::{HashNotice, WholeZipNotice, hash_disagrees};
 pub use import_warnings::ImportWarnings;
 pub use load_progress::LoadProgress;
 pub use metric::MetricValue;

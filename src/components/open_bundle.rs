@@ -8,7 +8,7 @@ use web_sys::{FileList, HtmlInputElement};
 use crate::data::BundleRequest;
 
 /// File types the picker offers: bundles and harness files.
-pub const ACCEPT: &str = ".json,.gz,.jsonl,.yaml,.yml,.md,.txt";
+pub const ACCEPT: &str = ".json,.gz,.zip,.jsonl,.yaml,.yml,.md,.txt";
 
 /// Opens `?bundle=URL` in this page (a shareable address).
 pub fn navigate_to_bundle(url: &str) {
@@ -89,7 +89,7 @@ pub fn OpenBundle(
                     />
                 </label>
                 <label class="open-folder">
-                    "Open a folder of harness files… "
+                    "Open a folder (harness files or a bundle directory)… "
                     <input type="file" prop:webkitdirectory=true data-testid="open-folder" on:change=on_pick />
                 </label>
             </div>
@@ -108,7 +108,7 @@ pub fn OpenBundle(
                 on:drop=on_drop
                 on:keydown=on_key
             >
-                "Drop a bundle (.json, .json.gz) or raw harness files (annotated.jsonl, \
+                "Drop a bundle (.json, .json.gz, .zip) or raw harness files (annotated.jsonl, \
                  results.jsonl, out/*.jsonl, schema.md, rules.yaml) here"
             </div>
             <form class="open-url" on:submit=on_submit>

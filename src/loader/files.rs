@@ -1,7 +1,10 @@
 //! Opened files: one bundle (`.json` / `.json.gz`), or raw harness files for
 //! `runlens_core::import` with the same relative paths `runlens export` would use.
 
+use std::collections::HashMap;
+
 use js_sys::{Reflect, Uint8Array};
+use runlens_core::bundle::v2::MANIFEST;
 use runlens_core::import::InputFile;
 use wasm_bindgen_futures::JsFuture;
 
@@ -27,7 +30,33 @@ const HARNESS_JSON: [&str; 1] = ["board_manifest.json"];
 /// Whether a file of this name is a bundle rather than a harness file.
 pub fn is_bundle_name(name: &str) -> bool {
     let base = name.rsplit('/').next().unwrap_or(name);
-    base.ends_with(".json.gz") || (base.ends_with(".json") && !HARNESS_JSON.contains(&base))
+    base.ends_with(".json.gz")
+        || base.ends_with(".zip")
+        || (base.ends_with(".json") && !HARNESS_JSON.contains(&base))
+}
+
+/// A `runlens.bundle/2` among opened files.
+pub enum PickedV2 {
+    /// One `.zip` file (read by `Blob.slice`, never whole).
+    Zip(web_sys::File),
+    /// A folder pick holding `manifest.json` at its top: the files by entry path.
+    Dir(HashMap<String, web_sys::File>),
+}
+
+/// The v2 bundle the opened files are, if they are one: a single `.zip`, or a picked folder
+/// with `manifest.json` at its top (the picked folder's own name dropped, as for imports).
+pub fn picked_v2(files: &[web_sys::File]) -> Option<PickedV2> {
+    if let [file] = files
+        && file.name().to_ascii_lowercase().ends_with(".zip")
+    {
+        return Some(PickedV2::Zip(file.clone()));
+    }
+    let names: Vec<String> = files.iter().map(relative_path).collect();
+    let paths = import_paths(&names);
+    paths
+        .iter()
+        .any(|p| p == MANIFEST)
+        .then(|| PickedV2::Dir(paths.into_iter().zip(files.iter().cloned()).collect()))
 }
 
 /// Import paths for files picked with their relative paths (`webkitRelativePath`, empty
@@ -63,8 +92,8 @@ pub async fn read_all(
     let bundles = names.iter().filter(|n| is_bundle_name(n)).count();
     if bundles > 0 && files.len() > 1 {
         return Err(LoadError::import(format!(
-            "{} files were opened, {bundles} of them bundles (.json or .json.gz): open one \
-             bundle at a time, or only harness files (annotated.jsonl, results.jsonl, \
+            "{} files were opened, {bundles} of them bundles (.json, .json.gz or .zip): open \
+             one bundle at a time (a runlens.bundle/2 directory with \"Open a folder…\"), or only harness files (annotated.jsonl, results.jsonl, \
              fm_labels.jsonl, board_manifest.json, the Jev out/*.jsonl, schema.md, rules.yaml)",
             files.len()
         )));

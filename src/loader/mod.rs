@@ -16,4 +16,5 @@ pub mod prestart;
 pub mod progress;
 pub mod protocol;
 pub mod split;
+pub mod v2;
 pub mod worker;

@@ -102,7 +102,8 @@ async fn run(request: BundleRequest) {
             );
         }
     };
-    let strip = stats.json_bytes.max(stats.download_bytes) > STRIP_ABOVE_BYTES;
+    // v2 bundles keep trajectory text in the worker whatever their size (text on demand).
+    let strip = stats.v2 || stats.json_bytes.max(stats.download_bytes) > STRIP_ABOVE_BYTES;
     let rows = split::row_count(&bundle);
     post(
         &FromWorker::Skeleton {

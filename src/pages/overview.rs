@@ -9,7 +9,9 @@ use wasm_bindgen::JsCast;
 
 use crate::bundle_matcher::bundle_matcher;
 use crate::compiled_rules::compiled_rules;
-use crate::components::{BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, hash_disagrees};
+use crate::components::{
+    BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, WholeZipNotice, hash_disagrees,
+};
 use crate::data::LoadStats;
 use crate::pages::LeaderboardView;
 use crate::pages::ranking::prefetch_view;
@@ -79,6 +81,8 @@ pub fn Overview(
             data-load-gunzip-ms=stats.gunzip_ms
             data-load-parse-ms=stats.parse_ms
             data-load-verify-ms=stats.verify_ms
+            data-load-v2=stats.v2.to_string()
+            data-load-requests=stats.requests
         >
             <h1><a href="./">"runlens"</a></h1>
             <p class="bundle-source">
@@ -93,6 +97,9 @@ pub fn Overview(
             </Show>
             <Show when={let n = notice.clone(); move || !n.is_empty()}>
                 <p class="notice">{notice.clone()}</p>
+            </Show>
+            <Show when=move || stats.whole_zip>
+                <WholeZipNotice bytes=stats.download_bytes />
             </Show>
             <Show when=move || mismatch>
                 <HashNotice link_hash=link_hash.clone() bundle_hash=short_hash.clone() />

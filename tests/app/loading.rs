@@ -201,6 +201,7 @@ fn bad_chunks_are_errors_not_panics() {
 fn opened_file_names_and_paths() {
     assert!(is_bundle_name("run.json.gz"));
     assert!(is_bundle_name("run.json"));
+    assert!(is_bundle_name("run.zip"));
     assert!(!is_bundle_name("dev/board_manifest.json"));
     assert!(!is_bundle_name("results.jsonl"));
     let picked = [
@@ -217,6 +218,28 @@ fn opened_file_names_and_paths() {
     assert_eq!(import_paths(&flat), flat);
     let mixed: Vec<String> = vec!["a/results.jsonl".into(), "b/results.jsonl".into()];
     assert_eq!(import_paths(&mixed), mixed);
+}
+
+#[wasm_bindgen_test]
+fn v2_addresses_by_their_path() {
+    use runlens_web::api::ByteRange;
+    use runlens_web::loader::v2::{UrlForm, dir_base, is_zip, url_form};
+    assert_eq!(url_form("bundles/run.zip"), UrlForm::Zip);
+    assert_eq!(url_form("https://h/x/RUN.ZIP?v=2#top"), UrlForm::Zip);
+    assert_eq!(url_form("bundles/run/"), UrlForm::Dir);
+    assert_eq!(url_form("bundles/run/manifest.json?x=1"), UrlForm::Dir);
+    assert_eq!(url_form("manifest.json"), UrlForm::Dir);
+    assert_eq!(url_form("bundles/run.json.gz"), UrlForm::V1);
+    assert_eq!(url_form("bundles/run.zip.json"), UrlForm::V1);
+    assert_eq!(url_form("bundles/download?file=run.zip"), UrlForm::V1);
+    assert_eq!(dir_base("bundles/run/manifest.json?x=1"), "bundles/run/");
+    assert_eq!(dir_base("https://h/run/"), "https://h/run/");
+    assert!(is_zip(b"PK\x03\x04rest"));
+    assert!(!is_zip(b"PK\x05\x06"));
+    assert!(!is_zip(b"\x1f\x8b"));
+    assert_eq!(ByteRange::Last(65_633).header(), "bytes=-65633");
+    // End exclusive in, inclusive on the wire.
+    assert_eq!(ByteRange::Span(10, 20).header(), "bytes=10-19");
 }
 
 fn new_host() -> web_sys::HtmlElement {
@@ -310,7 +333,7 @@ async fn open_controls_pass_files_drops_and_urls() {
     dt.items().add_with_file(&file("run.json", "{}")).unwrap();
     let picker = input(&host, "open-files");
     assert!(picker.multiple());
-    assert_eq!(picker.accept(), ".json,.gz,.jsonl,.yaml,.yml,.md,.txt");
+    assert_eq!(picker.accept(), ".json,.gz,.zip,.jsonl,.yaml,.yml,.md,.txt");
     picker.set_files(dt.files().as_ref());
     picker
         .dispatch_event(&web_sys::Event::new("change").unwrap())

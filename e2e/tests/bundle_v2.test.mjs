@@ -1,0 +1,219 @@
+// runlens.bundle/2 in the browser: the sample converted by `runlens convert` to a zip and to a
+// directory opens by URL (the zip by HTTP Range requests only) and from disk (file picker,
+// folder picker) with exactly the numbers of the v1 file, and a trajectory opens from the zip;
+// a host that ignores Range still works (whole file, with a notice); damaged bundles and a
+// host answering 416 show an error naming the entry, as `runlens validate` names it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import path from 'node:path';
+import { startServer, ROOT } from './server.mjs';
+import { launch, newPage } from './browser.mjs';
+
+const BIN = process.env.RUNLENS_BIN || path.join(ROOT, 'target', 'debug', 'runlens');
+const V1 = path.join(ROOT, 'public', 'bundles', 'article.json.gz');
+const WORK = path.join(ROOT, 'target', 'e2e-v2');
+const DEV = 'text2sqlbench-synthetic-dev';
+const PASS = '[data-testid="leaderboard-view"] [data-metric^="pass:"]';
+let server;
+let browser;
+let proxies = [];
+
+before(async () => {
+  rmSync(WORK, { recursive: true, force: true });
+  mkdirSync(WORK, { recursive: true });
+  for (const out of ['article.zip', 'article']) {
+    execFileSync(BIN, ['convert', V1, path.join(WORK, out)], { stdio: 'ignore' });
+  }
+  // Damaged copies: one byte changed in the middle of the zip (inside an entry), the zip
+  // cut short, a directory without one of its tables.
+  const zip = readFileSync(path.join(WORK, 'article.zip'));
+  const changed = Buffer.from(zip);
+  changed[Math.floor(zip.length / 2)] ^= 0xff;
+  writeFileSync(path.join(WORK, 'changed.zip'), changed);
+  writeFileSync(path.join(WORK, 'cut.zip'), zip.subarray(0, zip.length - 100));
+  cpSync(path.join(WORK, 'article'), path.join(WORK, 'missing'), { recursive: true });
+  rmSync(path.join(WORK, 'missing', 'corpora', '0', 'fm_labels.cols.gz'));
+  server = await startServer(['--bundles', WORK]);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await Promise.all(proxies.map((p) => new Promise((r) => p.close(r))));
+});
+
+/** A proxy in front of `runlens serve` whose handling of `Range` is `mode`: 'ignore' (the
+ * header is dropped, so the answer is the whole file with 200) or 'refuse' (416). */
+async function rangeProxy(mode) {
+  const proxy = createServer(async (req, res) => {
+    const headers = { ...req.headers };
+    delete headers.host;
+    if (headers.range && mode === 'refuse') {
+      res.writeHead(416, { 'content-range': 'bytes */0' });
+      return res.end();
+    }
+    delete headers.range;
+    const up = await fetch(new URL(req.url, server.url), { headers });
+    const out = {};
+    for (const [k, v] of up.headers) if (!['content-encoding', 'content-length', 'transfer-encoding'].includes(k)) out[k] = v;
+    res.writeHead(up.status, out);
+    res.end(Buffer.from(await up.arrayBuffer()));
+  });
+  await new Promise((r) => proxy.listen(0, '127.0.0.1', r));
+  proxies.push(proxy);
+  return `http://127.0.0.1:${proxy.address().port}/`;
+}
+
+/** Every pass rate the leaderboard shows, by corpus and model (unrounded). */
+async function shown(page) {
+  return page.$$eval('.corpus-board', (boards) => Object.fromEntries(boards.map((b) => [b.dataset.corpus,
+    Object.fromEntries([...b.querySelectorAll('[data-metric^="pass:"]')].map((e) => [e.dataset.metric, e.dataset.value]))])));
+}
+
+/** Opens `base?bundle=bundle`; the requests for bundle files, as "METHOD path range". */
+async function open(bundle, base = server.url) {
+  const { page, problems } = await newPage(browser);
+  const requests = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/bundles/')) requests.push(`${u.pathname} ${r.headers().range ?? 'whole'}`);
+  });
+  await page.goto(`${base}?bundle=${bundle}`);
+  return { page, problems, requests };
+}
+
+let v1;
+async function v1Numbers() {
+  if (!v1) {
+    const { page } = await open('bundles/article.json.gz');
+    await page.waitForSelector(PASS, { timeout: 60000 });
+    v1 = await shown(page);
+    await page.context().close();
+  }
+  return v1;
+}
+
+test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both with the numbers of v1', async () => {
+  const expected = await v1Numbers();
+  assert.equal(Object.keys(expected).length, 2);
+  assert.ok(Object.values(expected).every((m) => Object.keys(m).length >= 10));
+
+  const zip = await open('bundles/article.zip');
+  await zip.page.waitForSelector(PASS, { timeout: 60000 });
+  assert.deepEqual(await shown(zip.page), expected);
+  const header = zip.page.locator('.bundle-header');
+  assert.equal(await header.getAttribute('data-load-v2'), 'true');
+  // The end of the file, the manifest's span, then every other entry in one range.
+  assert.equal(await header.getAttribute('data-load-requests'), '3');
+  assert.equal(zip.requests.length, 3);
+  assert.match(zip.requests[0], /^\/bundles\/article\.zip bytes=-65633$/);
+  for (const r of zip.requests) assert.match(r, /^\/bundles\/article\.zip bytes=\d*-\d+$/);
+  assert.equal(await zip.page.getByTestId('bundle-hash').innerText(), '0f1e7a06706d');
+  assert.equal(await zip.page.getByTestId('whole-zip').count(), 0);
+  assert.deepEqual(zip.problems, []);
+  await zip.page.context().close();
+
+  const dir = await open('bundles/article/');
+  await dir.page.waitForSelector(PASS, { timeout: 60000 });
+  assert.deepEqual(await shown(dir.page), expected);
+  const manifest = JSON.parse(readFileSync(path.join(WORK, 'article', 'manifest.json'), 'utf8'));
+  // The manifest, then each entry it lists, once.
+  assert.equal(dir.requests.length, 1 + manifest.entries.length);
+  assert.deepEqual(new Set(dir.requests), new Set(['manifest.json', ...manifest.entries.map((e) => e.path)]
+    .map((p) => `/bundles/article/${p} whole`)));
+  assert.deepEqual(dir.problems, []);
+  await dir.page.context().close();
+});
+
+test('a trajectory opens from the zip, its text read through the worker', async () => {
+  const bundle = JSON.parse(gunzipSync(readFileSync(V1)).toString('utf8'));
+  const corpus = bundle.body.corpora.find((c) => c.name === DEV);
+  const label = corpus.failure_labels.find((l) => {
+    const cell = corpus.results.find((r) => r.trace_id === l.trace_id)?.candidates?.[l.model];
+    return cell && cell.result_score.outcome !== 'pass' && cell.result_score.votes?.[0]?.reasoning;
+  });
+  const cell = corpus.results.find((r) => r.trace_id === label.trace_id).candidates[label.model];
+  const { page, problems, requests } = await open(`bundles/article.zip&tab=trajectory&corpus=${DEV}`
+    + `&tmodel=${label.model}&trace=${label.trace_id}&from=failures`);
+  await page.locator(`[data-trajectory="${label.model}/${label.trace_id}"]`).waitFor({ timeout: 60000 });
+  assert.equal(await page.getByTestId('trajectory-outcome').innerText(), cell.result_score.outcome);
+  const root = page.getByTestId('trajectory-view');
+  assert.equal(await root.locator('li.vote').count(), cell.result_score.votes.length);
+  await root.locator('li.vote').first().getByText(cell.result_score.votes[0].reasoning, { exact: false }).waitFor();
+  assert.ok(requests.every((r) => /bytes=/.test(r)), requests.join('\n'));
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+test('a zip from the file picker and a bundle directory from the folder picker open with the numbers of v1', async () => {
+  const expected = await v1Numbers();
+  const { page, problems } = await newPage(browser);
+  await page.goto(server.url);
+  await page.locator('[data-testid="open-files"]').setInputFiles(path.join(WORK, 'article.zip'));
+  await page.waitForSelector(PASS, { timeout: 60000 });
+  assert.deepEqual(await shown(page), expected);
+  assert.equal(await page.locator('.bundle-header').getAttribute('data-load-v2'), 'true');
+  await page.goto(server.url);
+  await page.locator('[data-testid="open-folder"]').setInputFiles(path.join(WORK, 'article'));
+  await page.waitForSelector(PASS, { timeout: 60000 });
+  assert.deepEqual(await shown(page), expected);
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+test('a host that ignores Range: the whole zip is read, with a notice, and the numbers are the same', async () => {
+  const expected = await v1Numbers();
+  const base = await rangeProxy('ignore');
+  const { page, problems } = await open('bundles/article.zip', base);
+  await page.waitForSelector(PASS, { timeout: 60000 });
+  assert.deepEqual(await shown(page), expected);
+  const size = readFileSync(path.join(WORK, 'article.zip')).length;
+  assert.equal(await page.getByTestId('whole-zip').innerText(),
+    `This bundle's host ignored HTTP Range requests, so the whole zip (${(size / 1e6).toFixed(1)} MB) was `
+    + 'downloaded to open it. A host that answers Range requests (any static file server, runlens serve) '
+    + 'lets runlens read it in parts instead.');
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});
+
+/** The error `runlens validate` prints for a bundle (its last line). */
+function validateError(file) {
+  const out = spawnSync(BIN, ['validate', path.join(WORK, file)], { encoding: 'utf8' });
+  assert.notEqual(out.status, 0);
+  return out.stderr.trim().split('\n').pop();
+}
+
+async function errorOf(bundle, base) {
+  const { page } = await open(bundle, base);
+  const panel = page.getByTestId('error-panel');
+  await panel.waitFor({ timeout: 60000 });
+  const text = await panel.innerText();
+  assert.equal(await page.locator('[data-testid="leaderboard-view"]').count(), 0);
+  await page.context().close();
+  return text;
+}
+
+test('damage: a changed entry, a missing entry, a cut zip, a host answering 416 — each named, never a panic', async () => {
+  // The changed byte: the CLI (whose zip reader checks CRC-32 first) and the browser (which
+  // reads ranges and checks SHA-256) name the same entry.
+  const changed = validateError('changed.zip');
+  const entry = changed.match(/bundle: entry (corpora\/\d+\/[a-z_]+\.(?:cols|text\/\d+)\.gz): /)?.[1];
+  assert.ok(entry, changed);
+  const changedShown = await errorOf('bundles/changed.zip');
+  assert.match(changedShown, new RegExp(`bundles/changed\\.zip: bundle: entry ${entry.replaceAll('.', '\\.')}: `
+    + "sha256 [0-9a-f]{64} does not match the manifest's [0-9a-f]{64}"));
+
+  const missing = await errorOf('bundles/missing/');
+  assert.match(missing, /bundle: entry corpora\/0\/fm_labels\.cols\.gz is missing/);
+  assert.match(validateError('missing'), /bundle: entry corpora\/0\/fm_labels\.cols\.gz is missing/);
+
+  const cut = await errorOf('bundles/cut.zip');
+  assert.match(cut, /bundles\/cut\.zip: bundle: zip: no end-of-central-directory record in the last 65633 bytes \(truncated, or not a zip\)/);
+
+  const refused = await errorOf('bundles/article.zip', await rangeProxy('refuse'));
+  assert.match(refused, /could not download .*\/bundles\/article\.zip: the server answered HTTP 416 .*the server refused the byte range asked for/);
+});

@@ -1,0 +1,355 @@
+//! Opening a `runlens.bundle/2` in the browser: a zip by HTTP `Range` requests (or
+//! `Blob.slice` for an opened file), a directory by one GET per entry (or the files of a
+//! folder pick). The entries are fetched here and handed to core's reader, which checks each
+//! against the manifest's size and SHA-256 and rebuilds the bundle, exactly as the CLI reads
+//! it (docs/bundle-format.md).
+
+use std::collections::HashMap;
+
+use futures::StreamExt;
+use js_sys::Uint8Array;
+use runlens_core::bundle::Bundle;
+use runlens_core::bundle::v2::zip_index::{
+    self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
+};
+use runlens_core::bundle::v2::{MANIFEST, MemoryEntries, parse_manifest, read_bundle};
+use wasm_bindgen_futures::JsFuture;
+
+use super::pipeline::OnProgress;
+use crate::api::{self, ByteRange, RangeReply};
+use crate::data::{LoadError, LoadStats, Phase, Progress, now_ms};
+
+/// How a bundle address is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlForm {
+    /// A v1 file (`.json`, `.json.gz`, or anything else), downloaded whole.
+    V1,
+    /// A v2 zip (`….zip`), read by ranges.
+    Zip,
+    /// A v2 directory (`…/` or `…/manifest.json`), read entry by entry.
+    Dir,
+}
+
+/// The form an address names, from its path (query and fragment ignored).
+pub fn url_form(url: &str) -> UrlForm {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".zip") {
+        UrlForm::Zip
+    } else if lower.ends_with('/') || lower.ends_with("/manifest.json") || lower == MANIFEST {
+        UrlForm::Dir
+    } else {
+        UrlForm::V1
+    }
+}
+
+/// The directory's base address (ending in `/`) for a [`UrlForm::Dir`] address.
+pub fn dir_base(url: &str) -> String {
+    let (path, _) = url.split_once(['?', '#']).unwrap_or((url, ""));
+    path.strip_suffix(MANIFEST).unwrap_or(path).to_owned()
+}
+
+/// Whether bytes start like a zip (a local file header).
+pub fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04")
+}
+
+/// Ranges closer than this are fetched as one request (what a gap costs is less than a
+/// request's round trip).
+const MAX_GAP: u64 = 256 * 1024;
+
+/// Where a zip's bytes are read from.
+pub enum ZipBytes {
+    /// A URL, by `Range` requests.
+    Http(String),
+    /// An opened file, by `Blob.slice`.
+    Blob(web_sys::Blob),
+    /// The whole file, in memory.
+    Whole(Vec<u8>),
+}
+
+/// Requests made, for [`LoadStats`].
+#[derive(Default)]
+struct Count {
+    requests: u32,
+    bytes: u64,
+    whole: bool,
+}
+
+fn invalid(name: &str, message: impl ToString) -> LoadError {
+    LoadError::Invalid {
+        source_name: name.to_owned(),
+        message: message.to_string(),
+    }
+}
+
+/// Bytes `start..end` of a whole file.
+fn cut(name: &str, all: &[u8], start: u64, end: u64) -> Result<Vec<u8>, LoadError> {
+    usize::try_from(start)
+        .ok()
+        .zip(usize::try_from(end).ok())
+        .and_then(|(s, e)| all.get(s..e))
+        .map(<[u8]>::to_vec)
+        .ok_or_else(|| invalid(name, format!("bytes {start}..{end} are past its end")))
+}
+
+impl ZipBytes {
+    /// Bytes `start..end`; `progress(done)` in bytes of this read.
+    async fn read(
+        &self,
+        name: &str,
+        start: u64,
+        end: u64,
+        count: &mut Count,
+        progress: &dyn Fn(u64),
+    ) -> Result<Vec<u8>, LoadError> {
+        if !matches!(self, ZipBytes::Whole(_)) {
+            count.requests += 1;
+            count.bytes += end - start;
+        }
+        match self {
+            ZipBytes::Whole(all) => cut(name, all, start, end),
+            ZipBytes::Blob(blob) => {
+                let part = blob
+                    .slice_with_f64_and_f64(start as f64, end as f64)
+                    .map_err(|e| invalid(name, api::js_message(&e)))?;
+                let buffer = JsFuture::from(part.array_buffer())
+                    .await
+                    .map_err(|e| invalid(name, api::js_message(&e)))?;
+                let bytes = Uint8Array::new(&buffer).to_vec();
+                progress(bytes.len() as u64);
+                Ok(bytes)
+            }
+            ZipBytes::Http(url) => {
+                match api::fetch_range(url, ByteRange::Span(start, end), &|d, _| progress(d))
+                    .await?
+                {
+                    RangeReply::Partial { bytes, .. } if bytes.len() as u64 == end - start => {
+                        Ok(bytes)
+                    }
+                    RangeReply::Partial { bytes, .. } => Err(invalid(
+                        url,
+                        format!(
+                            "asked for bytes {start}..{end} and got {} bytes",
+                            bytes.len()
+                        ),
+                    )),
+                    // A host that answered the first range honours the next ones; one that
+                    // stops doing so is served whole here, and the read is cut from it.
+                    RangeReply::Whole(all) => cut(name, &all, start, end),
+                }
+            }
+        }
+    }
+}
+
+/// Reads a v2 zip: its end records and central directory, the manifest, then every entry
+/// the manifest lists in as few ranges as [`MAX_GAP`] allows; core checks and decodes them.
+pub async fn load_zip(
+    name: &str,
+    bytes: ZipBytes,
+    progress: OnProgress<'_>,
+) -> Result<(Bundle, LoadStats), LoadError> {
+    let t0 = now_ms();
+    let mut count = Count::default();
+    let downloading = |done, total| {
+        progress(Progress {
+            phase: Phase::Downloading,
+            done,
+            total,
+        })
+    };
+    // The tail: the end records (and, for a bundle's small directory, the directory too).
+    let (bytes, tail, file_size) = match bytes {
+        ZipBytes::Http(url) => {
+            count.requests += 1;
+            match api::fetch_range(&url, ByteRange::Last(TAIL_BYTES), &downloading).await? {
+                RangeReply::Partial { bytes, file_size } => {
+                    count.bytes += bytes.len() as u64;
+                    (ZipBytes::Http(url), bytes, file_size)
+                }
+                RangeReply::Whole(all) => {
+                    count.bytes += all.len() as u64;
+                    count.whole = true;
+                    let size = all.len() as u64;
+                    let tail = all[all.len().saturating_sub(TAIL_BYTES as usize)..].to_vec();
+                    (ZipBytes::Whole(all), tail, size)
+                }
+            }
+        }
+        ZipBytes::Blob(blob) => {
+            let size = blob.size().max(0.0) as u64;
+            let from = size.saturating_sub(TAIL_BYTES);
+            let b = ZipBytes::Blob(blob);
+            let tail = b.read(name, from, size, &mut count, &|_| {}).await?;
+            (b, tail, size)
+        }
+        ZipBytes::Whole(all) => {
+            let size = all.len() as u64;
+            let tail = all[all.len().saturating_sub(TAIL_BYTES as usize)..].to_vec();
+            (ZipBytes::Whole(all), tail, size)
+        }
+    };
+    let zip_err = |e: zip_index::ZipIndexError| invalid(name, format!("bundle: {e}"));
+    let (cd_offset, cd_size) = central_directory(&tail, file_size).map_err(zip_err)?;
+    let tail_start = file_size - tail.len() as u64;
+    let cd = if cd_offset >= tail_start {
+        let at = (cd_offset - tail_start) as usize;
+        tail[at..at + cd_size as usize].to_vec()
+    } else {
+        let end = cd_offset + cd_size;
+        bytes
+            .read(name, cd_offset, end, &mut count, &|_| {})
+            .await?
+    };
+    drop(tail);
+    let found = zip_index::entries(&cd).map_err(zip_err)?;
+    let spans = spans(&found, cd_offset);
+    let at: HashMap<&str, usize> = found
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.name.as_str(), i))
+        .collect();
+    let manifest_at = *at
+        .get(MANIFEST)
+        .ok_or_else(|| invalid(name, format!("bundle: entry {MANIFEST} is missing")))?;
+    let (s, e) = spans[manifest_at];
+    let manifest_span = bytes.read(name, s, e, &mut count, &|_| {}).await?;
+    let manifest_bytes = entry_bytes(&found[manifest_at], &manifest_span, s)
+        .map_err(zip_err)?
+        .to_vec();
+    let manifest = parse_manifest(&manifest_bytes).map_err(|e| invalid(name, e))?;
+    // Every entry the manifest lists; one it lists but the zip lacks is left for core to name.
+    let wanted: Vec<&ZipEntryAt> = manifest
+        .entries
+        .iter()
+        .filter_map(|e| at.get(e.path.as_str()).map(|&i| &found[i]))
+        .collect();
+    let ranges = coalesce(
+        wanted.iter().map(|e| spans[at[e.name.as_str()]]).collect(),
+        MAX_GAP,
+    );
+    let total: u64 = ranges.iter().map(|(s, e)| e - s).sum();
+    let mut memory = MemoryEntries::default();
+    memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
+    let mut done = 0;
+    for (start, end) in ranges {
+        let buf = bytes
+            .read(name, start, end, &mut count, &|d| {
+                downloading(done + d, Some(total))
+            })
+            .await?;
+        done += end - start;
+        for entry in wanted
+            .iter()
+            .filter(|e| e.header_offset >= start && e.header_offset < end)
+        {
+            let entry_data = entry_bytes(entry, &buf, start).map_err(zip_err)?;
+            memory.0.insert(entry.name.clone(), entry_data.to_vec());
+        }
+    }
+    let download_ms = now_ms() - t0;
+    let whole = count.whole;
+    let mut stats = decode(name, memory, count, download_ms, progress)?;
+    stats.1.whole_zip = whole;
+    Ok(stats)
+}
+
+/// Where a directory's entries are read from.
+pub enum DirEntries {
+    /// Under a base address ending in `/`, one GET each.
+    Http(String),
+    /// Opened files by entry path (a folder pick, the picked folder's name dropped).
+    Files(HashMap<String, web_sys::File>),
+}
+
+/// Parallel entry requests (what browsers allow per host on HTTP/1.1).
+const PARALLEL: usize = 6;
+
+impl DirEntries {
+    async fn entry(&self, path: &str) -> Result<Vec<u8>, LoadError> {
+        match self {
+            DirEntries::Http(base) => Ok(api::fetch_bytes(&format!("{base}{path}")).await?),
+            DirEntries::Files(files) => {
+                let Some(file) = files.get(path) else {
+                    return Err(invalid(path, format!("bundle: entry {path} is missing")));
+                };
+                let buffer = JsFuture::from(file.array_buffer())
+                    .await
+                    .map_err(|e| invalid(path, api::js_message(&e)))?;
+                Ok(Uint8Array::new(&buffer).to_vec())
+            }
+        }
+    }
+}
+
+/// Reads a v2 directory: the manifest, then every entry it lists ([`PARALLEL`] at a time);
+/// core checks and decodes them.
+pub async fn load_dir(
+    name: &str,
+    dir: DirEntries,
+    progress: OnProgress<'_>,
+) -> Result<(Bundle, LoadStats), LoadError> {
+    let t0 = now_ms();
+    let manifest_bytes = dir.entry(MANIFEST).await?;
+    let manifest = parse_manifest(&manifest_bytes).map_err(|e| invalid(name, e))?;
+    let total: u64 = manifest.entries.iter().map(|e| e.size).sum();
+    let mut count = Count {
+        requests: 1,
+        bytes: manifest_bytes.len() as u64,
+        whole: false,
+    };
+    let mut memory = MemoryEntries::default();
+    memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
+    let mut fetches = futures::stream::iter(manifest.entries.iter().map(|e| {
+        let dir = &dir;
+        async move { (e.path.clone(), dir.entry(&e.path).await) }
+    }))
+    .buffer_unordered(PARALLEL);
+    let mut done = 0;
+    while let Some((path, got)) = fetches.next().await {
+        let bytes = match got {
+            Ok(bytes) => bytes,
+            // A missing entry is core's to name (it checks the manifest's list).
+            Err(LoadError::Download(api::ApiError::Status { status: 404, .. })) => continue,
+            Err(e) => return Err(e),
+        };
+        count.requests += 1;
+        count.bytes += bytes.len() as u64;
+        done += bytes.len() as u64;
+        progress(Progress {
+            phase: Phase::Downloading,
+            done,
+            total: Some(total),
+        });
+        memory.0.insert(path, bytes);
+    }
+    drop(fetches);
+    decode(name, memory, count, now_ms() - t0, progress)
+}
+
+/// Core's reader over the fetched entries.
+fn decode(
+    name: &str,
+    mut memory: MemoryEntries,
+    count: Count,
+    download_ms: f64,
+    progress: OnProgress<'_>,
+) -> Result<(Bundle, LoadStats), LoadError> {
+    progress(Progress {
+        phase: Phase::Parsing,
+        done: count.bytes,
+        total: None,
+    });
+    let t0 = now_ms();
+    let bundle = read_bundle(&mut memory).map_err(|e| invalid(name, e))?;
+    let stats = LoadStats {
+        download_bytes: count.bytes as usize,
+        download_ms,
+        parse_ms: now_ms() - t0,
+        v2: true,
+        requests: count.requests,
+        ..LoadStats::default()
+    };
+    Ok((bundle, stats))
+}
