@@ -1,0 +1,140 @@
+// v1 against v2 of the same run (not a test): bundles are opened alternately (v1, v2, v1, …),
+// each in a fresh Chromium, and for each load this records
+//   - the time from navigation until the leaderboard shows its pass rates,
+//   - the time until the ranking view's chart has drawn pixels after a click on its tab,
+//   - the renderer processes' resident memory (VmRSS from /proc, summed over every
+//     `--type=renderer` process of that browser: the page and its loader worker live there;
+//     wasm memory is invisible to `performance.memory`) after the leaderboard, and again after
+//     every tab has been opened once,
+//   - the longest main-thread task from navigation to the end (PerformanceObserver).
+// Prints a markdown table of medians and the JSON of every run.
+//
+// Usage: node e2e/bench/v1v2.mjs [--runs N] [--bundles DIR] NAME=URL_PATH ...
+//   e.g. node e2e/bench/v1v2.mjs --runs 5 --bundles target/bench-bundles \
+//          v1=bundles/large.json.gz v2=bundles/large.zip
+// The app must be built (dist/) and RUNLENS_BIN point at a runlens binary.
+import { readFileSync, readdirSync } from 'node:fs';
+import { startServer } from '../tests/server.mjs';
+import { chromium } from 'playwright-core';
+import { newPage } from '../tests/browser.mjs';
+
+const args = process.argv.slice(2);
+let runs = 5;
+const serveArgs = [];
+const targets = [];
+for (let i = 0; i < args.length; i += 1) {
+  if (args[i] === '--runs') runs = Number(args[++i]);
+  else if (args[i] === '--bundles') serveArgs.push('--bundles', args[++i]);
+  else { const [name, url] = args[i].split('='); targets.push({ name, url }); }
+}
+const LONG = 600000;
+const TABS = ['ranking', 'failures', 'audit', 'gate', 'trajectory', 'leaderboard'];
+
+/** Children of `root` (transitively), from /proc. */
+function descendants(root) {
+  const parent = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* gone */ }
+  }
+  const out = new Set([root]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of parent) if (out.has(ppid) && !out.has(pid)) { out.add(pid); grew = true; }
+  }
+  return [...out];
+}
+
+/** The browser process started with `tag` on its command line. */
+function browserPid(tag) {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${d}/cmdline`, 'utf8');
+      if (cmd.includes(tag) && !cmd.includes('--type=')) return Number(d);
+    } catch { /* gone */ }
+  }
+  throw new Error(`no browser process with ${tag}`);
+}
+
+/** MB of VmRSS summed over the renderer processes under the browser `pid`. */
+function rendererMb(pid) {
+  let kb = 0;
+  for (const p of descendants(pid)) {
+    try {
+      if (!readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const m = readFileSync(`/proc/${p}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
+      if (m) kb += Number(m[1]);
+    } catch { /* gone */ }
+  }
+  return Math.round(kb / 1024);
+}
+
+const drawn = (sel) => {
+  for (const c of document.querySelectorAll(`${sel} canvas`)) {
+    if (!c.width || !c.height) continue;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) return true;
+  }
+  return false;
+};
+
+const server = await startServer(serveArgs);
+const results = [];
+try {
+  for (let r = 0; r < runs; r += 1) {
+    for (const { name, url } of targets) {
+      // A tag on the browser's command line finds its process (and so its renderers).
+      const tag = `--runlens-bench=${process.pid}-${r}-${name}`;
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+        headless: true,
+        args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking',
+          '--disable-component-update', '--disable-sync', '--no-first-run', tag],
+      });
+      const pid = browserPid(tag);
+      const { page, problems } = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+      await page.addInitScript(() => {
+        window.__longest = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+        }).observe({ type: 'longtask', buffered: true });
+      });
+      const t0 = Date.now();
+      await page.goto(`${server.url}?bundle=${url}`);
+      await page.waitForSelector('[data-testid="leaderboard-view"] [data-metric^="pass:"]', { timeout: LONG });
+      const leaderboardMs = Date.now() - t0;
+      await page.waitForTimeout(1500);
+      const afterBoardMb = rendererMb(pid);
+      const t1 = Date.now();
+      await page.click('button[data-tab="ranking"]');
+      await page.waitForFunction(drawn, '[data-testid="ranking-view"]', { timeout: LONG, polling: 50 });
+      const rankingChartMs = Date.now() - t1;
+      for (const tab of TABS) {
+        await page.click(`button[data-tab="${tab}"]`);
+        await page.waitForSelector(`[data-testid="${tab}-view"]`, { timeout: LONG });
+        await page.waitForTimeout(1000);
+      }
+      const afterViewsMb = rendererMb(pid);
+      const longestTaskMs = Math.round(await page.evaluate(() => window.__longest));
+      const requests = await page.$eval('.bundle-header', (h) => Number(h.dataset.loadRequests));
+      results.push({ name, run: r, leaderboardMs, rankingChartMs, afterBoardMb, afterViewsMb, longestTaskMs, requests, problems });
+      console.error(JSON.stringify(results.at(-1)));
+      await browser.close();
+    }
+  }
+} finally {
+  await server.stop();
+}
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+console.log('| bundle | leaderboard ms | ranking chart ms | renderer MB after leaderboard | after every view | longest task ms |');
+console.log('|---|---|---|---|---|---|');
+for (const { name } of targets) {
+  const mine = results.filter((x) => x.name === name);
+  const m = (k) => median(mine.map((x) => x[k]));
+  console.log(`| ${name} | ${m('leaderboardMs')} | ${m('rankingChartMs')} | ${m('afterBoardMb')} | ${m('afterViewsMb')} | ${m('longestTaskMs')} |`);
+}
+console.log(JSON.stringify(results));
