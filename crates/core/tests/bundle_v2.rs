@@ -473,3 +473,74 @@ mod zip_index {
         assert_eq!(coalesce(vec![(0, 100), (10, 20)], 0), vec![(0, 100)]);
     }
 }
+
+mod facts {
+    use super::*;
+    use runlens_core::bundle::v2::facts::model_columns;
+    use runlens_core::bundle::{LossRule, Outcome, ResultScore};
+    use runlens_core::metrics::board_run::{BoardRun, rows_of_columns};
+
+    /// The dev bundle with the cells the leaderboard treats specially: legacy `loss`, an
+    /// error, a turn limit, a cell without usage, an unknown outcome.
+    fn varied() -> Bundle {
+        let mut bundle = dev_bundle();
+        let corpus = &mut bundle.body.corpora[0];
+        let model = corpus.models[0].clone();
+        for (i, row) in corpus.results.iter_mut().enumerate() {
+            let Some(Some(cell)) = row.candidates.get_mut(&model) else {
+                continue;
+            };
+            let score = cell.result_score.get_or_insert_with(ResultScore::default);
+            match i % 5 {
+                0 => score.outcome = Some(Outcome::Loss),
+                1 => cell.error = Some("max turns (60)".into()),
+                2 => cell.usage = None,
+                3 => score.outcome = Some(Outcome::Other("judge-timeout".into())),
+                _ => {}
+            }
+        }
+        Bundle::new(bundle.provenance.clone(), bundle.body)
+    }
+
+    #[test]
+    fn the_leaderboard_from_the_cells_columns_equals_the_one_from_the_bundle() {
+        for bundle in [dev_bundle(), varied()] {
+            let (manifest, entries) = write_entries(&bundle).unwrap();
+            let manifest: Manifest = serde_json::from_slice(&manifest).unwrap();
+            for (info, corpus) in manifest.corpora.iter().zip(&bundle.body.corpora) {
+                let cells = entries
+                    .iter()
+                    .find(|e| e.path == format!("{}/cells.cols.gz", info.dir))
+                    .unwrap();
+                for loss in [LossRule::Excluded, LossRule::AsFail] {
+                    let columns = model_columns(info, &cells.bytes, loss).unwrap();
+                    assert_eq!(columns.len(), corpus.models.len());
+                    let expected = BoardRun::new(&bundle.body, corpus, loss).finish();
+                    assert!(!expected.is_empty());
+                    assert_eq!(
+                        rows_of_columns(&bundle.body, &columns),
+                        expected,
+                        "{loss:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_damaged_cells_table_is_named() {
+        let bundle = dev_bundle();
+        let (manifest, _) = write_entries(&bundle).unwrap();
+        let manifest: Manifest = serde_json::from_slice(&manifest).unwrap();
+        let info = &manifest.corpora[0];
+        assert_eq!(
+            model_columns(info, b"not gzip", LossRule::Excluded)
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "bundle: entry {}/cells.cols.gz: not a readable table: gzip: unexpected end of file",
+                info.dir
+            )
+        );
+    }
+}

@@ -61,8 +61,8 @@ impl<'a> BoardRun<'a> {
                 }
             } else if self.rows.len() < models {
                 let i = self.rows.len();
-                let top = self.top.map_or(&self.scores[i], |t| &self.scores[t]);
-                self.rows.push(row(&self.columns[i], &self.scores[i], top));
+                self.rows
+                    .push(row_vs_top(&self.columns, &self.scores, self.top, i));
             } else {
                 break;
             }
@@ -82,3 +82,26 @@ impl<'a> BoardRun<'a> {
 #[cfg(test)]
 #[path = "board_run_tests.rs"]
 mod tests;
+
+/// Model `i`'s row, its paired test against the top model `top`.
+fn row_vs_top(
+    columns: &[ModelColumn],
+    scores: &[Vec<Option<f64>>],
+    top: Option<usize>,
+    i: usize,
+) -> LeaderboardRow {
+    let top = top.map_or(&scores[i], |t| &scores[t]);
+    row(&columns[i], &scores[i], top)
+}
+
+/// The rows of model columns built elsewhere (from `runlens.bundle/2`'s cell columns, see
+/// [`crate::bundle::v2::facts`]), exactly as [`BoardRun::finish`] gives them for the same cells.
+pub fn rows_of_columns(body: &BundleBody, columns: &[ModelColumn]) -> Vec<LeaderboardEntry> {
+    let scores: Vec<Vec<Option<f64>>> = columns.iter().map(scores).collect();
+    let top = top_of(&scores);
+    let mut rows: Vec<LeaderboardRow> = (0..columns.len())
+        .map(|i| row_vs_top(columns, &scores, top, i))
+        .collect();
+    sort_rows(&mut rows);
+    named(body, rows)
+}

@@ -65,15 +65,34 @@ pub struct CellFacts {
 impl CellFacts {
     /// Extracts the facts of a bundle cell, scoring a legacy `loss` as `loss` says.
     pub fn from_cell(cell: &Cell, loss: LossRule) -> CellFacts {
-        let outcome = cell.outcome();
+        CellFacts::from_parts(
+            cell.outcome(),
+            cell.error.as_deref(),
+            cell.turns,
+            cell.sqls.len(),
+            cell.usage.as_ref(),
+            loss,
+        )
+    }
+
+    /// The facts of a cell given as the values they are read from (a cell's outcome, error,
+    /// turns, number of SQL statements and usage block), as a reader of columns has them.
+    pub fn from_parts(
+        outcome: Option<&Outcome>,
+        error: Option<&str>,
+        turns: Option<u32>,
+        n_queries: usize,
+        usage: Option<&Usage>,
+        loss: LossRule,
+    ) -> CellFacts {
         CellFacts {
             score: outcome.and_then(|o| o.score(loss)),
             legacy_loss: outcome == Some(&Outcome::Loss),
             strict_pass: outcome.is_some_and(|o| o.as_str() == "pass"),
-            turn_limited: is_turn_limited(cell.error.as_deref()),
-            turns: cell.turns,
-            n_queries: cell.sqls.len(),
-            tokens: cell.usage.as_ref().map(TokenFacts::from_usage),
+            turn_limited: is_turn_limited(error),
+            turns,
+            n_queries,
+            tokens: usage.map(TokenFacts::from_usage),
         }
     }
 }

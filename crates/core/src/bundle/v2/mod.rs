@@ -17,6 +17,7 @@
 //! Documented in `docs/bundle-format.md`.
 
 pub mod codec;
+pub mod facts;
 mod read;
 pub mod schema;
 pub mod split;

@@ -143,22 +143,7 @@ impl Loaded {
         let path = format!("{dir}/{}.cols.gz", table.name);
         let bytes = files.get(&path)?;
         let spec = stored_columns(&table);
-        let (columns, rows) = decode(&spec, &bytes).map_err(|e| V2Error::Table {
-            path: path.clone(),
-            message: match e {
-                DecodeError::Unreadable(m) => format!("not a readable table: {m}"),
-                DecodeError::Layout(n) => {
-                    format!("table layout {n}; this runlens reads layout {LAYOUT}")
-                }
-                DecodeError::Missing(c) => format!("column {c} is missing"),
-                DecodeError::Type {
-                    column,
-                    expected,
-                    found,
-                } => format!("column {column}: expected {expected}, found {found}"),
-                DecodeError::Length { column, message } => format!("column {column}: {message}"),
-            },
-        })?;
+        let (columns, rows) = decode(&spec, &bytes).map_err(|e| table_error(path.clone(), e))?;
         if let Some(expected) = expected_rows
             && expected != rows as u64
         {
@@ -246,6 +231,26 @@ impl Loaded {
     /// Every row as its row type.
     fn typed<T: DeserializeOwned>(&self) -> Result<Vec<T>, V2Error> {
         (0..self.rows).map(|i| self.typed_row(i)).collect()
+    }
+}
+
+/// A table entry's decode error, in words.
+pub(crate) fn table_error(path: String, e: DecodeError) -> V2Error {
+    V2Error::Table {
+        path,
+        message: match e {
+            DecodeError::Unreadable(m) => format!("not a readable table: {m}"),
+            DecodeError::Layout(n) => {
+                format!("table layout {n}; this runlens reads layout {LAYOUT}")
+            }
+            DecodeError::Missing(c) => format!("column {c} is missing"),
+            DecodeError::Type {
+                column,
+                expected,
+                found,
+            } => format!("column {column}: expected {expected}, found {found}"),
+            DecodeError::Length { column, message } => format!("column {column}: {message}"),
+        },
     }
 }
 
