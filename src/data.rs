@@ -143,6 +143,9 @@ pub struct Loaded {
     pub stats: LoadStats,
     /// The URL, or the opened file names.
     pub source: String,
+    /// Set while only the summary of a `runlens.bundle/2` is in: `bundle` is its head (no
+    /// rows) and the leaderboard shows the summary's rows; the whole bundle follows.
+    pub summary: Option<crate::loader::summary::Summary>,
 }
 
 /// Sizes and timings of one load, in bytes and milliseconds.
@@ -192,6 +195,10 @@ pub struct LoadStats {
     /// file.
     #[serde(default)]
     pub whole_zip: bool,
+    /// The loader worker's wasm memory when it handed the bundle over, bytes (its peak so
+    /// far: wasm memory never shrinks); 0 without a worker.
+    #[serde(default)]
+    pub worker_wasm_bytes: f64,
 }
 
 /// Starts loading `request` in a Web Worker (on the main thread where there is none),
@@ -253,6 +260,7 @@ pub async fn load_bundle(url: String) -> Result<Loaded, LoadError> {
         bundle: Arc::new(bundle),
         stats,
         source: url,
+        summary: None,
     })
 }
 

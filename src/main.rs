@@ -15,3 +15,11 @@ fn main() {
 pub fn start_loader_worker() {
     runlens_web::loader::worker::start();
 }
+
+/// Bytes of this wasm instance's linear memory (it never shrinks, so this is its peak so
+/// far): what `e2e/bench/v1v2.mjs` reads for the page; the worker reports its own in
+/// `LoadStats::worker_wasm_bytes`.
+#[wasm_bindgen]
+pub fn wasm_memory_bytes() -> f64 {
+    runlens_web::loader::wasm_memory_bytes()
+}

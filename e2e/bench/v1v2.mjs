@@ -6,6 +6,7 @@
 //     `--type=renderer` process of that browser: the page and its loader worker live there;
 //     wasm memory is invisible to `performance.memory`) after the leaderboard, and again after
 //     every tab has been opened once,
+//   - the page's and the loader worker's wasm memory (MB; it never shrinks: each one's peak),
 //   - the longest main-thread task from navigation to the end (PerformanceObserver).
 // Prints a markdown table of medians and the JSON of every run.
 //
@@ -109,6 +110,10 @@ try {
       const leaderboardMs = Date.now() - t0;
       await page.waitForTimeout(1500);
       const afterBoardMb = rendererMb(pid);
+      const wasm = await page.evaluate(() => ({
+        page: Math.round((window.wasmBindings?.wasm_memory_bytes?.() ?? 0) / 1048576),
+        worker: Math.round(Number(document.querySelector('.bundle-header')?.dataset.loadWorkerWasmBytes ?? 0) / 1048576),
+      }));
       const t1 = Date.now();
       await page.click('button[data-tab="ranking"]');
       await page.waitForFunction(drawn, '[data-testid="ranking-view"]', { timeout: LONG, polling: 50 });
@@ -121,7 +126,7 @@ try {
       const afterViewsMb = rendererMb(pid);
       const longestTaskMs = Math.round(await page.evaluate(() => window.__longest));
       const requests = await page.$eval('.bundle-header', (h) => Number(h.dataset.loadRequests));
-      results.push({ name, run: r, leaderboardMs, rankingChartMs, afterBoardMb, afterViewsMb, longestTaskMs, requests, problems });
+      results.push({ name, run: r, leaderboardMs, rankingChartMs, afterBoardMb, pageWasmMb: wasm.page, workerWasmMb: wasm.worker, afterViewsMb, longestTaskMs, requests, problems });
       console.error(JSON.stringify(results.at(-1)));
       await browser.close();
     }

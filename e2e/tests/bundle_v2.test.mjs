@@ -74,9 +74,22 @@ async function shown(page) {
     Object.fromEntries([...b.querySelectorAll('[data-metric^="pass:"]')].map((e) => [e.dataset.metric, e.dataset.value]))])));
 }
 
-/** Opens `base?bundle=bundle`; the requests for bundle files, as "METHOD path range". */
+/** Records, in `window.__summaryShown`, the pass rates the leaderboard showed from a v2
+ * summary (before the whole bundle was in), by corpus and model. */
+function recordSummary() {
+  new MutationObserver(() => {
+    if (window.__summaryShown || !document.querySelector('.bundle-header[data-load-summary="true"]')) return;
+    const boards = [...document.querySelectorAll('.corpus-board')];
+    if (!boards.some((b) => b.querySelector('[data-metric^="pass:"]'))) return;
+    window.__summaryShown = Object.fromEntries(boards.map((b) => [b.dataset.corpus,
+      Object.fromEntries([...b.querySelectorAll('[data-metric^="pass:"]')].map((e) => [e.dataset.metric, e.dataset.value]))]));
+  }).observe(document, { childList: true, subtree: true, attributes: true });
+}
+
+/** Opens `base?bundle=bundle`; the requests for bundle files, as "path range". */
 async function open(bundle, base = server.url) {
   const { page, problems } = await newPage(browser);
+  await page.addInitScript(recordSummary);
   const requests = [];
   page.on('request', (r) => {
     const u = new URL(r.url());
@@ -104,7 +117,10 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
 
   const zip = await open('bundles/article.zip');
   await zip.page.waitForSelector(PASS, { timeout: 60000 });
+  await zip.page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });
   assert.deepEqual(await shown(zip.page), expected);
+  // The leaderboard shown first, from the summary (the cells columns alone), was the same.
+  assert.deepEqual(await zip.page.evaluate(() => window.__summaryShown), expected);
   const header = zip.page.locator('.bundle-header');
   assert.equal(await header.getAttribute('data-load-v2'), 'true');
   // The end of the file, the manifest's span, then every other entry in one range.
@@ -118,8 +134,9 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
   await zip.page.context().close();
 
   const dir = await open('bundles/article/');
-  await dir.page.waitForSelector(PASS, { timeout: 60000 });
+  await dir.page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });
   assert.deepEqual(await shown(dir.page), expected);
+  assert.deepEqual(await dir.page.evaluate(() => window.__summaryShown), expected);
   const manifest = JSON.parse(readFileSync(path.join(WORK, 'article', 'manifest.json'), 'utf8'));
   // The manifest, then each entry it lists, once.
   assert.equal(dir.requests.length, 1 + manifest.entries.length);
@@ -154,12 +171,12 @@ test('a zip from the file picker and a bundle directory from the folder picker o
   const { page, problems } = await newPage(browser);
   await page.goto(server.url);
   await page.locator('[data-testid="open-files"]').setInputFiles(path.join(WORK, 'article.zip'));
-  await page.waitForSelector(PASS, { timeout: 60000 });
+  await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });
   assert.deepEqual(await shown(page), expected);
   assert.equal(await page.locator('.bundle-header').getAttribute('data-load-v2'), 'true');
   await page.goto(server.url);
   await page.locator('[data-testid="open-folder"]').setInputFiles(path.join(WORK, 'article'));
-  await page.waitForSelector(PASS, { timeout: 60000 });
+  await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });
   assert.deepEqual(await shown(page), expected);
   assert.deepEqual(problems, []);
   await page.context().close();
@@ -169,7 +186,7 @@ test('a host that ignores Range: the whole zip is read, with a notice, and the n
   const expected = await v1Numbers();
   const base = await rangeProxy('ignore');
   const { page, problems } = await open('bundles/article.zip', base);
-  await page.waitForSelector(PASS, { timeout: 60000 });
+  await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });
   assert.deepEqual(await shown(page), expected);
   const size = readFileSync(path.join(WORK, 'article.zip')).length;
   assert.equal(await page.getByTestId('whole-zip').innerText(),

@@ -12,6 +12,10 @@ use crate::components::{
 use crate::data::{self, BundleRequest, Loaded, Phase, Progress};
 use crate::loader::client::LoadHandle;
 
+/// The current load's progress, for views shown before the load has finished.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadProgressSignal(pub RwSignal<Progress>);
+
 /// Renders a loaded bundle (the app passes its views).
 pub type RenderLoaded = Arc<dyn Fn(Loaded) -> AnyView + Send + Sync>;
 
@@ -39,6 +43,8 @@ pub fn BundleLoader(
         done: 0,
         total: None,
     });
+    // The views shown ahead of the whole bundle (a v2 summary) show how far the rest is.
+    provide_context(LoadProgressSignal(progress));
     let handle = StoredValue::new_local(None::<LoadHandle>);
     Effect::new(move |_| {
         let request = current.get();
@@ -64,7 +70,12 @@ pub fn BundleLoader(
         }
     };
     on_cleanup(move || {
-        if matches!(status.try_get_untracked(), Some(Status::Loading)) {
+        let running = match status.try_get_untracked() {
+            Some(Status::Loading) => true,
+            Some(Status::Loaded(l)) => l.summary.is_some(),
+            _ => false,
+        };
+        if running {
             cancel();
         }
     });

@@ -9,6 +9,7 @@ use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::board_run::BoardRun;
 use runlens_core::metrics::report_board::LeaderboardEntry;
 
+use super::summary::Summary;
 use crate::pages::board_cache;
 
 /// Rows of one corpus, by corpus name.
@@ -31,6 +32,18 @@ pub fn json(bundle: &Bundle) -> Vec<u8> {
     serde_json::to_vec(&boards).unwrap_or_default()
 }
 
+/// Page side: keeps the rows of a summary shown before `bundle` arrived (every rule it
+/// computed) for `bundle`, so its leaderboard shows them at once.
+pub fn install_summary(bundle: &Arc<Bundle>, summary: &Summary) {
+    for corpus in summary.corpora.iter() {
+        if bundle.body.corpora.iter().any(|c| c.name == corpus.name) {
+            for (loss, rows) in &corpus.boards {
+                board_cache::keep_if_missing(bundle, &corpus.name, *loss, rows);
+            }
+        }
+    }
+}
+
 /// Page side: keeps the rows in `json` for `bundle` (corpora it has, not yet built); returns
 /// how many corpora were kept. Malformed JSON keeps nothing: the page builds the rows itself.
 pub fn install(bundle: &Arc<Bundle>, json: &[u8]) -> usize {
@@ -40,6 +53,8 @@ pub fn install(bundle: &Arc<Bundle>, json: &[u8]) -> usize {
     boards
         .into_iter()
         .filter(|(name, _)| bundle.body.corpora.iter().any(|c| &c.name == name))
-        .filter(|(name, rows)| board_cache::keep_if_missing(bundle, name, rows))
+        .filter(|(name, rows)| {
+            board_cache::keep_if_missing(bundle, name, LossRule::default(), rows)
+        })
         .count()
 }

@@ -19,6 +19,7 @@ use super::pipeline;
 use super::prestart;
 use super::protocol::{self, FromWorker, ToWorker};
 use super::split::Assembler;
+use super::summary::{self, Summary};
 use crate::bundle_matcher;
 use crate::data::{BundleRequest, LoadError, LoadStats, Loaded, Phase, Progress, now_ms};
 
@@ -91,6 +92,8 @@ pub(super) struct State {
     hash: String,
     /// The bundle handed over, while it is alive (the key of the worker's leaderboard rows).
     shown: Weak<Bundle>,
+    /// The summary shown ahead of the bundle (its rows go to the bundle's leaderboard cache).
+    summary: Option<Summary>,
     /// The loaded bundle when it was loaded on the main thread (answers details locally).
     pub(super) local: Option<Arc<Bundle>>,
     pub(super) pending: HashMap<u32, Function>,
@@ -225,6 +228,30 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
             send_request(worker, request);
         }
         FromWorker::Progress(p) => progress(state, p),
+        FromWorker::Summary { skeleton_len } => {
+            // A summary the page cannot read is skipped: the page waits for the bundle.
+            let Ok(summary) = summary::decode(&body, skeleton_len as usize) else {
+                return;
+            };
+            let (cb, source) = {
+                let mut s = state.borrow_mut();
+                s.summary = Some(summary.clone());
+                (s.on_done.clone(), s.source.clone())
+            };
+            let loaded = Loaded {
+                bundle: summary.skeleton.clone(),
+                stats: LoadStats {
+                    in_worker: true,
+                    v2: true,
+                    ..LoadStats::default()
+                },
+                source,
+                summary: Some(summary),
+            };
+            if let Some(cb) = cb {
+                cb(Ok(loaded));
+            }
+        }
         FromWorker::Skeleton { rows, .. } => {
             let t0 = now_ms();
             let asm = Assembler::new(&body);
@@ -266,14 +293,19 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                 stats.transfer_bytes = s.transfer_bytes;
                 (s.asm.take(), s.source.clone())
             };
+            let shown_summary = state.borrow_mut().summary.take();
             let result = asm
                 .map(|asm| Loaded {
                     bundle: Arc::new(asm.finish()),
                     stats,
                     source,
+                    summary: None,
                 })
                 .ok_or_else(|| LoadError::Loader("loader: no bundle was sent".to_owned()));
             if let Ok(loaded) = &result {
+                if let Some(summary) = shown_summary {
+                    boards::install_summary(&loaded.bundle, &summary);
+                }
                 let hash = loaded.bundle.content_hash.clone();
                 bundle_matcher::expect_parses(&hash);
                 let mut s = state.borrow_mut();
@@ -394,7 +426,7 @@ fn run_locally(id: u64, state: Rc<RefCell<State>>) {
                 progress(&st, p);
             }
         };
-        let result = pipeline::load_full(&request, &on_progress, true).await;
+        let result = pipeline::load_full(&request, &on_progress, &|_, _| {}, true).await;
         if !is_current(id) {
             return;
         }
@@ -408,6 +440,7 @@ fn run_locally(id: u64, state: Rc<RefCell<State>>) {
                     ..stats
                 },
                 source: request.source(),
+                summary: None,
             }
         });
         finish(&state, result);

@@ -16,5 +16,19 @@ pub mod prestart;
 pub mod progress;
 pub mod protocol;
 pub mod split;
+pub mod summary;
 pub mod v2;
 pub mod worker;
+
+/// Bytes of this wasm instance's linear memory (page or worker; it never shrinks).
+pub fn wasm_memory_bytes() -> f64 {
+    use wasm_bindgen::JsCast;
+    wasm_bindgen::memory()
+        .dyn_into::<js_sys::WebAssembly::Memory>()
+        .map(|m| {
+            m.buffer()
+                .unchecked_into::<js_sys::ArrayBuffer>()
+                .byte_length() as f64
+        })
+        .unwrap_or(0.0)
+}

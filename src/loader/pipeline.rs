@@ -16,23 +16,28 @@ use crate::data::{
 /// Reports progress.
 pub type OnProgress<'a> = &'a dyn Fn(Progress);
 
+/// Receives a v2 bundle's summary (body and skeleton length, see [`super::summary`]) before
+/// its rows are read.
+pub type OnSummary<'a> = &'a dyn Fn(Vec<u8>, usize);
+
 /// Loads `request` completely: the full bundle and what it cost. A decoded bundle's content
 /// hash is checked when `verify` is set (the worker checks it later, while the page parses);
 /// an imported bundle's hash is computed by the import itself.
 pub async fn load_full(
     request: &BundleRequest,
     progress: OnProgress<'_>,
+    summary: OnSummary<'_>,
     verify: bool,
 ) -> Result<(Bundle, LoadStats), LoadError> {
     match request {
         BundleRequest::Url(url) => {
             match v2::url_form(url) {
                 UrlForm::Zip => {
-                    return v2::load_zip(url, ZipBytes::Http(url.clone()), progress).await;
+                    return v2::load_zip(url, ZipBytes::Http(url.clone()), progress, summary).await;
                 }
                 UrlForm::Dir => {
                     let dir = DirEntries::Http(v2::dir_base(url));
-                    return v2::load_dir(url, dir, progress).await;
+                    return v2::load_dir(url, dir, progress, summary).await;
                 }
                 UrlForm::V1 => {}
             }
@@ -72,11 +77,13 @@ pub async fn load_full(
             match files::picked_v2(list) {
                 Some(PickedV2::Zip(file)) => {
                     let name = file.name();
-                    return v2::load_zip(&name, ZipBytes::Blob(file.into()), progress).await;
+                    return v2::load_zip(&name, ZipBytes::Blob(file.into()), progress, summary)
+                        .await;
                 }
                 Some(PickedV2::Dir(entries)) => {
                     let name = request.source();
-                    return v2::load_dir(&name, DirEntries::Files(entries), progress).await;
+                    return v2::load_dir(&name, DirEntries::Files(entries), progress, summary)
+                        .await;
                 }
                 None => {}
             }
@@ -114,7 +121,8 @@ async fn decode(
 ) -> Result<(Bundle, LoadStats), LoadError> {
     // A v2 zip under a name that does not say so: read from the bytes at hand.
     if v2::is_zip(&bytes) {
-        let (bundle, v2_stats) = v2::load_zip(name, ZipBytes::Whole(bytes), progress).await?;
+        let (bundle, v2_stats) =
+            v2::load_zip(name, ZipBytes::Whole(bytes), progress, &|_, _| {}).await?;
         stats.parse_ms = v2_stats.parse_ms;
         stats.v2 = true;
         stats.requests = 1;

@@ -44,6 +44,12 @@ pub enum FromWorker {
     Ready,
     /// Progress of the current phase.
     Progress(Progress),
+    /// A `runlens.bundle/2`'s summary, before its rows (`body`: the skeleton's JSON, then the
+    /// corpora's leaderboards as JSON; see [`super::summary`]).
+    Summary {
+        /// Bytes of `body` that are the skeleton.
+        skeleton_len: u64,
+    },
     /// The bundle without rows (`body`), then `rows` rows follow in chunks.
     Skeleton {
         /// Rows in all chunks together.

@@ -12,10 +12,10 @@ use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::zip_index::{
     self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
 };
-use runlens_core::bundle::v2::{MANIFEST, MemoryEntries, parse_manifest, read_bundle};
+use runlens_core::bundle::v2::{MANIFEST, Manifest, MemoryEntries, parse_manifest, read_bundle};
 use wasm_bindgen_futures::JsFuture;
 
-use super::pipeline::OnProgress;
+use super::pipeline::{OnProgress, OnSummary};
 use crate::api::{self, ByteRange, RangeReply};
 use crate::data::{LoadError, LoadStats, Phase, Progress, now_ms};
 
@@ -149,6 +149,7 @@ pub async fn load_zip(
     name: &str,
     bytes: ZipBytes,
     progress: OnProgress<'_>,
+    summary: OnSummary<'_>,
 ) -> Result<(Bundle, LoadStats), LoadError> {
     let t0 = now_ms();
     let mut count = Count::default();
@@ -250,6 +251,7 @@ pub async fn load_zip(
     }
     let download_ms = now_ms() - t0;
     let whole = count.whole;
+    send_summary(name, &manifest, &memory, summary)?;
     let mut stats = decode(name, memory, count, download_ms, progress)?;
     stats.1.whole_zip = whole;
     Ok(stats)
@@ -289,6 +291,7 @@ pub async fn load_dir(
     name: &str,
     dir: DirEntries,
     progress: OnProgress<'_>,
+    summary: OnSummary<'_>,
 ) -> Result<(Bundle, LoadStats), LoadError> {
     let t0 = now_ms();
     let manifest_bytes = dir.entry(MANIFEST).await?;
@@ -325,7 +328,24 @@ pub async fn load_dir(
         memory.0.insert(path, bytes);
     }
     drop(fetches);
+    send_summary(name, &manifest, &memory, summary)?;
     decode(name, memory, count, now_ms() - t0, progress)
+}
+
+/// Hands the summary (leaderboards from the cells columns) to `summary` before the rows are
+/// read; a damaged `cells` entry is the load's error, named as core names it.
+fn send_summary(
+    name: &str,
+    manifest: &Manifest,
+    memory: &MemoryEntries,
+    summary: OnSummary<'_>,
+) -> Result<(), LoadError> {
+    if let Some((body, skeleton_len)) =
+        super::summary::encode(manifest, memory).map_err(|e| invalid(name, e))?
+    {
+        summary(body, skeleton_len);
+    }
+    Ok(())
 }
 
 /// Core's reader over the fetched entries.

@@ -90,7 +90,14 @@ fn handle(ev: &MessageEvent) {
 
 async fn run(request: BundleRequest) {
     let progress = |p| post(&FromWorker::Progress(p), None);
-    let (mut bundle, mut stats) = match pipeline::load_full(&request, &progress, false).await {
+    let summary = |body: Vec<u8>, skeleton_len: usize| {
+        let head = FromWorker::Summary {
+            skeleton_len: skeleton_len as u64,
+        };
+        post(&head, Some(&body));
+    };
+    let loaded = pipeline::load_full(&request, &progress, &summary, false).await;
+    let (mut bundle, mut stats) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             return post(
@@ -123,6 +130,7 @@ async fn run(request: BundleRequest) {
     });
     stats.in_worker = true;
     stats.stripped = strip;
+    stats.worker_wasm_bytes = super::wasm_memory_bytes();
     // The page shows the bundle as soon as its chunks are in; the gold SQL is parsed for it
     // (see crate::bundle_matcher), then the content hash is checked: a mismatch replaces the
     // shown bundle with the error.

@@ -55,11 +55,16 @@ fn keep(bundle: &Arc<Bundle>, name: &str, loss: LossRule, rows: Vec<LeaderboardE
     rows
 }
 
-/// Keeps `rows` (built elsewhere: the loader worker, under the default rule) for the corpus
-/// named `name` unless rows are kept already; whether they were kept.
-pub fn keep_if_missing(bundle: &Arc<Bundle>, name: &str, rows: &[LeaderboardEntry]) -> bool {
+/// Keeps `rows` (built elsewhere: by the loader worker) for the corpus named `name` under
+/// `loss` unless rows are kept already; whether they were kept.
+pub fn keep_if_missing(
+    bundle: &Arc<Bundle>,
+    name: &str,
+    loss: LossRule,
+    rows: &[LeaderboardEntry],
+) -> bool {
     with_cache(bundle, |c| {
-        let key = (name.to_owned(), LossRule::default());
+        let key = (name.to_owned(), loss);
         if c.contains_key(&key) {
             return false;
         }

@@ -13,6 +13,7 @@ use runlens_core::bundle::{Bundle, Corpus, LossRule};
 use runlens_core::metrics::report_board::LeaderboardEntry;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
+use crate::loader::summary::Summary;
 use crate::pages::board_cache::{self, Rows};
 use crate::pages::board_columns::{COLUMNS, Column, Value};
 use crate::state::{Sort, UrlState};
@@ -104,9 +105,58 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
     }
 }
 
-/// Every shown corpus's board under one `loss` rule.
+/// Every shown corpus's board under one `loss` rule: from a v2 summary while only it is in,
+/// else from the bundle.
 #[component]
 fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
+    match use_context::<Summary>() {
+        Some(summary) => summary_boards(&summary, loss).into_any(),
+        None => bundle_boards(bundle, loss).into_any(),
+    }
+}
+
+/// The boards of a summary (its rows are exact: computed from the cells columns); a rule
+/// the summary has no rows for (the corpus has no `loss` cells) shows its default rows.
+fn summary_boards(summary: &Summary, loss: LossRule) -> impl IntoView {
+    summary
+        .corpora
+        .iter()
+        .filter(|c| c.questions > 0)
+        .map(|c| {
+            let rows = c
+                .rows(loss)
+                .or_else(|| c.rows(LossRule::default()))
+                .cloned()
+                .map(Arc::new);
+            let rows = Memo::new(move |_| rows.clone());
+            corpus_section(c.name.clone(), c.questions, rows, loss)
+        })
+        .collect_view()
+}
+
+/// One corpus's board, shown when `corpus=` allows it, once its rows are built.
+fn corpus_section(
+    corpus: String,
+    n_questions: usize,
+    rows: Memo<Option<Rows>>,
+    loss: LossRule,
+) -> impl IntoView {
+    let state = UrlState::use_context();
+    let name = corpus.clone();
+    let shown = move || state.with(|s| s.shows_corpus(&name));
+    view! {
+        <Show when=shown>
+            {let corpus = corpus.clone();
+            move || rows.get().map(|rows| view! {
+                <CorpusBoard corpus=corpus.clone() n_questions=n_questions rows=rows loss=loss />
+            })}
+        </Show>
+    }
+}
+
+/// Every corpus's board from the bundle: kept rows, small corpora at once, large ones built
+/// in slices with a progress line.
+fn bundle_boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
     let state = UrlState::use_context();
     let with: Vec<&Corpus> = bundle
         .body
@@ -144,19 +194,8 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let name = c.name.clone();
-            let shown = move || state.with(|s| s.shows_corpus(&name));
-            let corpus = c.name.clone();
-            let n_questions = c.results.len();
             let rows = Memo::new(move |_| boards.with(|b| b.get(i).cloned().flatten()));
-            view! {
-                <Show when=shown>
-                    {let corpus = corpus.clone();
-                    move || rows.get().map(|rows| view! {
-                        <CorpusBoard corpus=corpus.clone() n_questions=n_questions rows=rows loss=loss />
-                    })}
-                </Show>
-            }
+            corpus_section(c.name.clone(), c.results.len(), rows, loss)
         })
         .collect();
     view! {

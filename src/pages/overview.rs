@@ -9,10 +9,12 @@ use wasm_bindgen::JsCast;
 
 use crate::bundle_matcher::bundle_matcher;
 use crate::compiled_rules::compiled_rules;
+use crate::components::bundle_loader::LoadProgressSignal;
 use crate::components::{
     BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, WholeZipNotice, hash_disagrees,
 };
 use crate::data::LoadStats;
+use crate::loader::summary::Summary;
 use crate::pages::LeaderboardView;
 use crate::pages::ranking::prefetch_view;
 use crate::pages::relabel::OverridesBar;
@@ -30,7 +32,15 @@ pub fn Overview(
     /// Sizes and timings of the load, exposed as `data-load-*` attributes.
     #[prop(optional)]
     stats: LoadStats,
+    /// A v2 bundle's summary, while only it is in (`bundle` is then its head): the
+    /// leaderboard shows its rows and the other views wait for the whole bundle.
+    #[prop(default = None)]
+    summary: Option<Summary>,
 ) -> impl IntoView {
+    let waiting = summary.is_some();
+    if let Some(summary) = summary {
+        provide_context(summary);
+    }
     let short_hash: String = bundle.content_hash.chars().take(12).collect();
     let synthetic = bundle.body.synthetic;
     let notice = bundle.body.notice.clone().unwrap_or_default();
@@ -51,6 +61,9 @@ pub fn Overview(
     let effective = OverridesState::provide(bundle.clone()).effective;
     let alive = mounted_flag();
     leptos::task::spawn_local(async move {
+        if waiting {
+            return;
+        }
         yield_idle().await;
         if alive.load(Ordering::Relaxed) {
             // Without its chunk there is nothing to warm; the views say so when opened.
@@ -69,6 +82,7 @@ pub fn Overview(
         release_focus_in_main();
         match tab {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
+            _ if waiting => view! { <RestLoading /> }.into_any(),
             other => crate::split_points::lazy_view(other, bundle.clone()),
         }
     };
@@ -83,6 +97,8 @@ pub fn Overview(
             data-load-verify-ms=stats.verify_ms
             data-load-v2=stats.v2.to_string()
             data-load-requests=stats.requests
+            data-load-worker-wasm-bytes=stats.worker_wasm_bytes
+            data-load-summary=waiting.to_string()
         >
             <h1><a href="./">"runlens"</a></h1>
             <p class="bundle-source">
@@ -112,6 +128,29 @@ pub fn Overview(
             </div>
         </header>
         <main>{views}</main>
+    }
+}
+
+/// What a view other than the leaderboard shows while only the summary is in: how far the
+/// rest of the bundle is.
+#[component]
+fn RestLoading() -> impl IntoView {
+    let progress = use_context::<LoadProgressSignal>();
+    let line = move || {
+        let Some(p) = progress.map(|p| p.0.get()) else {
+            return "Reading the rest of the bundle…".to_owned();
+        };
+        let pct = p
+            .fraction()
+            .map(|f| format!(" {:.0}%", f * 100.0))
+            .unwrap_or_default();
+        format!(
+            "Reading the rest of the bundle: {}…{pct}",
+            p.phase.label().to_lowercase()
+        )
+    };
+    view! {
+        <p class="notice loading-line" role="status" data-testid="rest-loading">{line}</p>
     }
 }
 

@@ -25,7 +25,7 @@ pub fn render_overview() -> RenderLoaded {
                 data-load-assemble-ms=s.assemble_ms
                 data-load-import-ms=s.import_ms
             >
-                <Overview bundle=loaded.bundle stats=s source=loaded.source />
+                <Overview bundle=loaded.bundle stats=s source=loaded.source summary=loaded.summary />
             </div>
         }
         .into_any()

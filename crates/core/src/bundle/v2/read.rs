@@ -96,25 +96,58 @@ impl Checked<'_> {
             });
         };
         let bytes = self.source.entry(path)?;
-        if bytes.len() as u64 != info.size {
-            return Err(V2Error::Mismatch {
-                path: path.to_owned(),
-                what: "size",
-                expected: info.size.to_string(),
-                found: bytes.len().to_string(),
-            });
-        }
-        let digest = hex(&Sha256::digest(&bytes));
-        if digest != info.sha256 {
-            return Err(V2Error::Mismatch {
-                path: path.to_owned(),
-                what: "sha256",
-                expected: info.sha256.clone(),
-                found: digest,
-            });
-        }
+        check_entry(info, &bytes)?;
         Ok(bytes)
     }
+}
+
+/// Checks an entry's bytes against the manifest's size and SHA-256 for it.
+pub fn check_entry(info: &EntryInfo, bytes: &[u8]) -> Result<(), V2Error> {
+    let path = &info.path;
+    if bytes.len() as u64 != info.size {
+        return Err(V2Error::Mismatch {
+            path: path.to_owned(),
+            what: "size",
+            expected: info.size.to_string(),
+            found: bytes.len().to_string(),
+        });
+    }
+    let digest = hex(&Sha256::digest(bytes));
+    if digest != info.sha256 {
+        return Err(V2Error::Mismatch {
+            path: path.to_owned(),
+            what: "sha256",
+            expected: info.sha256.clone(),
+            found: digest,
+        });
+    }
+    Ok(())
+}
+
+/// The bundle of the manifest alone: its head, and each corpus's name and models with no
+/// rows (what a reader shows before the tables are read).
+pub fn head_bundle(manifest: &Manifest) -> Result<Bundle, V2Error> {
+    let mut body: BundleBody =
+        serde_json::from_value(manifest.head.clone()).map_err(|e| V2Error::Manifest {
+            line: 0,
+            column: 0,
+            message: format!("head: {e}"),
+        })?;
+    body.corpora = manifest
+        .corpora
+        .iter()
+        .map(|c| Corpus {
+            name: c.name.clone(),
+            models: c.models.clone(),
+            ..Corpus::default()
+        })
+        .collect();
+    Ok(Bundle {
+        format: crate::bundle::FORMAT.to_owned(),
+        provenance: manifest.provenance.clone(),
+        content_hash: manifest.content_hash.clone(),
+        body,
+    })
 }
 
 /// A decoded table with its text records at hand.
