@@ -123,9 +123,10 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
   assert.deepEqual(await zip.page.evaluate(() => window.__summaryShown), expected);
   const header = zip.page.locator('.bundle-header');
   assert.equal(await header.getAttribute('data-load-v2'), 'true');
-  // The end of the file, the manifest's span, then every other entry in one range.
-  assert.equal(await header.getAttribute('data-load-requests'), '3');
-  assert.equal(zip.requests.length, 3);
+  // The end of the file, the manifest's span, the two corpora's cells columns in one range
+  // (the summary), then the rest in two: before and after what that range held.
+  assert.equal(await header.getAttribute('data-load-requests'), '5');
+  assert.equal(zip.requests.length, 5);
   assert.match(zip.requests[0], /^\/bundles\/article\.zip bytes=-65633$/);
   for (const r of zip.requests) assert.match(r, /^\/bundles\/article\.zip bytes=\d*-\d+$/);
   assert.equal(await zip.page.getByTestId('bundle-hash').innerText(), '0f1e7a06706d');

@@ -226,35 +226,85 @@ pub async fn load_zip(
         .iter()
         .filter_map(|e| at.get(e.path.as_str()).map(|&i| &found[i]))
         .collect();
-    let ranges = coalesce(
-        wanted.iter().map(|e| spans[at[e.name.as_str()]]).collect(),
-        MAX_GAP,
-    );
-    let total: u64 = ranges.iter().map(|(s, e)| e - s).sum();
     let mut memory = MemoryEntries::default();
     memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
-    let mut done = 0;
-    for (start, end) in ranges {
-        let buf = bytes
-            .read(name, start, end, &mut count, &|d| {
-                downloading(done + d, Some(total))
-            })
-            .await?;
-        done += end - start;
-        for entry in wanted
-            .iter()
-            .filter(|e| e.header_offset >= start && e.header_offset < end)
-        {
-            let entry_data = entry_bytes(entry, &buf, start).map_err(zip_err)?;
-            memory.0.insert(entry.name.clone(), entry_data.to_vec());
-        }
-    }
+    let zip = Zip {
+        name,
+        bytes: &bytes,
+        spans: &spans,
+        at: &at,
+    };
+    // The cells columns first (the summary needs nothing else), then everything else.
+    let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) = wanted
+        .into_iter()
+        .partition(|e| e.name.ends_with("/cells.cols.gz"));
+    let all: Vec<&ZipEntryAt> = cells.iter().chain(&rest).copied().collect();
+    zip.fetch(&cells, &all, &mut memory, &mut count, &downloading)
+        .await?;
+    send_summary(name, &manifest, &memory, summary)?;
+    zip.fetch(&rest, &all, &mut memory, &mut count, &downloading)
+        .await?;
     let download_ms = now_ms() - t0;
     let whole = count.whole;
-    send_summary(name, &manifest, &memory, summary)?;
     let mut stats = decode(name, memory, count, download_ms, progress)?;
     stats.1.whole_zip = whole;
     Ok(stats)
+}
+
+/// A zip's layout, for fetching entries.
+struct Zip<'a> {
+    name: &'a str,
+    bytes: &'a ZipBytes,
+    spans: &'a [(u64, u64)],
+    at: &'a HashMap<&'a str, usize>,
+}
+
+impl Zip<'_> {
+    /// Fetches `wanted` (those not in `memory` yet) in as few ranges as [`MAX_GAP`] allows
+    /// and cuts out into `memory` every entry of `all` that a range holds whole (a gap read
+    /// is not read again).
+    async fn fetch(
+        &self,
+        wanted: &[&ZipEntryAt],
+        all: &[&ZipEntryAt],
+        memory: &mut MemoryEntries,
+        count: &mut Count,
+        downloading: &dyn Fn(u64, Option<u64>),
+    ) -> Result<(), LoadError> {
+        let wanted: Vec<&ZipEntryAt> = wanted
+            .iter()
+            .copied()
+            .filter(|e| !memory.0.contains_key(&e.name))
+            .collect();
+        let ranges = coalesce(
+            wanted
+                .iter()
+                .map(|e| self.spans[self.at[e.name.as_str()]])
+                .collect(),
+            MAX_GAP,
+        );
+        let total: u64 = ranges.iter().map(|(s, e)| e - s).sum();
+        let mut done = 0;
+        for (start, end) in ranges {
+            let buf = self
+                .bytes
+                .read(self.name, start, end, count, &|d| {
+                    downloading(done + d, Some(total))
+                })
+                .await?;
+            done += end - start;
+            let held = |e: &&&ZipEntryAt| {
+                let (s, e) = self.spans[self.at[e.name.as_str()]];
+                s >= start && e <= end
+            };
+            for entry in all.iter().filter(held) {
+                let data = entry_bytes(entry, &buf, start)
+                    .map_err(|e| invalid(self.name, format!("bundle: {e}")))?;
+                memory.0.insert(entry.name.clone(), data.to_vec());
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Where a directory's entries are read from.
@@ -304,31 +354,40 @@ pub async fn load_dir(
     };
     let mut memory = MemoryEntries::default();
     memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
-    let mut fetches = futures::stream::iter(manifest.entries.iter().map(|e| {
-        let dir = &dir;
-        async move { (e.path.clone(), dir.entry(&e.path).await) }
-    }))
-    .buffer_unordered(PARALLEL);
+    // The cells columns first (the summary needs nothing else), then everything else.
+    let (cells, rest): (Vec<&str>, Vec<&str>) = manifest
+        .entries
+        .iter()
+        .map(|e| e.path.as_str())
+        .partition(|p| p.ends_with("/cells.cols.gz"));
     let mut done = 0;
-    while let Some((path, got)) = fetches.next().await {
-        let bytes = match got {
-            Ok(bytes) => bytes,
-            // A missing entry is core's to name (it checks the manifest's list).
-            Err(LoadError::Download(api::ApiError::Status { status: 404, .. })) => continue,
-            Err(e) => return Err(e),
-        };
-        count.requests += 1;
-        count.bytes += bytes.len() as u64;
-        done += bytes.len() as u64;
-        progress(Progress {
-            phase: Phase::Downloading,
-            done,
-            total: Some(total),
-        });
-        memory.0.insert(path, bytes);
+    for (i, batch) in [cells, rest].into_iter().enumerate() {
+        if i == 1 {
+            send_summary(name, &manifest, &memory, summary)?;
+        }
+        let mut fetches = futures::stream::iter(batch.into_iter().map(|path| {
+            let dir = &dir;
+            async move { (path, dir.entry(path).await) }
+        }))
+        .buffer_unordered(PARALLEL);
+        while let Some((path, got)) = fetches.next().await {
+            let bytes = match got {
+                Ok(bytes) => bytes,
+                // A missing entry is core's to name (it checks the manifest's list).
+                Err(LoadError::Download(api::ApiError::Status { status: 404, .. })) => continue,
+                Err(e) => return Err(e),
+            };
+            count.requests += 1;
+            count.bytes += bytes.len() as u64;
+            done += bytes.len() as u64;
+            progress(Progress {
+                phase: Phase::Downloading,
+                done,
+                total: Some(total),
+            });
+            memory.0.insert(path.to_owned(), bytes);
+        }
     }
-    drop(fetches);
-    send_summary(name, &manifest, &memory, summary)?;
     decode(name, memory, count, now_ms() - t0, progress)
 }
 

@@ -11,7 +11,7 @@ use std::io::Cursor;
 use runlens_core::bundle::v2::codec::encode;
 use runlens_core::bundle::v2::schema::{Column, Kind};
 use runlens_core::bundle::v2::split::ColumnData;
-use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip};
+use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip, zip_order};
 use runlens_core::bundle::v2::{
     DirEntries, Entry, EntrySource, FORMAT_V2, MANIFEST, Manifest, V2Error, read_bundle,
     write_entries,
@@ -334,8 +334,20 @@ mod zip_index {
         let zip = write_zip(Cursor::new(Vec::new()), &manifest, &list)
             .unwrap()
             .into_inner();
+        // In the zip's order: the manifest, the columns, then the text chunks.
         let mut all = vec![(MANIFEST.to_owned(), manifest)];
-        all.extend(list.into_iter().map(|e| (e.path, e.bytes)));
+        all.extend(
+            zip_order(&list)
+                .into_iter()
+                .map(|e| (e.path.clone(), e.bytes.clone())),
+        );
+        let text_from = all.iter().position(|(p, _)| p.contains(".text/")).unwrap();
+        assert!(all[text_from..].iter().all(|(p, _)| p.contains(".text/")));
+        assert!(
+            all[1..text_from]
+                .iter()
+                .any(|(p, _)| p.ends_with("cells.cols.gz"))
+        );
         (zip, all)
     }
 

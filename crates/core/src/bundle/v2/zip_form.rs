@@ -1,5 +1,7 @@
-//! The one-file form: a zip whose entries are stored (not deflated), the manifest first, so
-//! a reader can take any entry with one byte range (HTTP `Range`, `Blob.slice`).
+//! The one-file form: a zip whose entries are stored (not deflated), so a reader can take any
+//! entry with one byte range (HTTP `Range`, `Blob.slice`). The manifest comes first, then
+//! every entry but the text chunks, then the text chunks ([`zip_order`]): what a reader needs
+//! before any text is one contiguous range.
 
 use std::io::{Read, Seek, Write};
 
@@ -28,12 +30,25 @@ pub fn write_zip<W: Write + Seek>(
     zip.start_file(MANIFEST, options(manifest.len()))
         .map_err(err)?;
     zip.write_all(manifest).map_err(io)?;
-    for entry in entries {
+    for entry in zip_order(entries) {
         zip.start_file(entry.path.as_str(), options(entry.bytes.len()))
             .map_err(err)?;
         zip.write_all(&entry.bytes).map_err(io)?;
     }
     zip.finish().map_err(err)
+}
+
+/// Whether an entry is a text chunk (`<corpus>/<table>.text/<n>.gz`).
+pub fn is_text_chunk(path: &str) -> bool {
+    path.contains(".text/")
+}
+
+/// The order of `entries` in the zip (after the manifest): every entry but the text chunks,
+/// then the text chunks, each group in the manifest's order.
+pub fn zip_order(entries: &[Entry]) -> Vec<&Entry> {
+    let (text, rest): (Vec<&Entry>, Vec<&Entry>) =
+        entries.iter().partition(|e| is_text_chunk(&e.path));
+    rest.into_iter().chain(text).collect()
 }
 
 /// Entries of a zip read through `Read + Seek` (a file, or bytes in a cursor).
