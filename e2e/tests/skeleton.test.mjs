@@ -30,7 +30,7 @@ test('the sample opens from the start page and its recall curve is drawn', async
   await page.waitForSelector('[data-testid="leaderboard-view"]', { timeout: 30000 });
   await page.getByRole('tab', { name: 'Table ranking' }).click();
   await page.waitForSelector('[data-metric^="recall@"]', { timeout: 30000 });
-  assert.match(page.url(), /\?bundle=bundles\/article\.json\.gz&h=[0-9a-f]{12}&tab=ranking$/);
+  assert.match(page.url(), /\?bundle=bundles\/article\.zip&h=[0-9a-f]{12}&tab=ranking$/);
   assert.match(await page.locator('[data-testid="synthetic-badge"]').innerText(), /synthetic sample/);
   const canvas = 'canvas.chart';
   await page.waitForFunction((sel) => document.querySelector(sel) !== null, canvas);

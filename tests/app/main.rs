@@ -21,5 +21,6 @@ mod relabel_fixture;
 mod sample;
 mod sample_files;
 mod state;
+mod summary;
 mod trajectory;
 mod web;
