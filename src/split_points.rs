@@ -14,6 +14,7 @@ use std::sync::atomic::AtomicBool;
 use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use runlens_core::bundle::Bundle;
+use runlens_core::bundle::v2::{Manifest, MemoryEntries, V2Error};
 use runlens_core::import::{FailedImport, ImportOptions, Imported, InputFile};
 use runlens_core::metrics::gold_tables::StatementParses;
 
@@ -105,6 +106,22 @@ split_point! {
     /// The parser rule's gold tables, in the loader worker after the bundle is shown.
     gold_sql: fn gold_parses_task(bundle: Rc<Bundle>) -> LocalTask<Option<StatementParses>> {
         Box::pin(crate::loader::worker::gold_parses(bundle))
+    }
+}
+split_point! {
+    /// A `runlens.bundle/2`'s summary: each corpus's leaderboard from its cells columns.
+    v2: fn v2_summary(
+        manifest: &Manifest,
+        entries: &MemoryEntries,
+    ) -> Result<Option<(Vec<u8>, usize)>, V2Error> {
+        crate::loader::summary::encode(manifest, entries)
+    }
+}
+split_point! {
+    /// A `runlens.bundle/2` rebuilt from its entries (core's reader: the columnar decoder).
+    v2: fn v2_read(entries: MemoryEntries) -> Result<Bundle, V2Error> {
+        let mut entries = entries;
+        runlens_core::bundle::v2::read_bundle(&mut entries)
     }
 }
 split_point! {

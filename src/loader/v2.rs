@@ -12,7 +12,7 @@ use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::zip_index::{
     self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
 };
-use runlens_core::bundle::v2::{MANIFEST, Manifest, MemoryEntries, parse_manifest, read_bundle};
+use runlens_core::bundle::v2::{MANIFEST, Manifest, MemoryEntries, parse_manifest};
 use wasm_bindgen_futures::JsFuture;
 
 use super::pipeline::{OnProgress, OnSummary};
@@ -241,12 +241,12 @@ pub async fn load_zip(
     let all: Vec<&ZipEntryAt> = cells.iter().chain(&rest).copied().collect();
     zip.fetch(&cells, &all, &mut memory, &mut count, &downloading)
         .await?;
-    send_summary(name, &manifest, &memory, summary)?;
+    send_summary(name, &manifest, &memory, summary).await?;
     zip.fetch(&rest, &all, &mut memory, &mut count, &downloading)
         .await?;
     let download_ms = now_ms() - t0;
     let whole = count.whole;
-    let mut stats = decode(name, memory, count, download_ms, progress)?;
+    let mut stats = decode(name, memory, count, download_ms, progress).await?;
     stats.1.whole_zip = whole;
     Ok(stats)
 }
@@ -363,7 +363,7 @@ pub async fn load_dir(
     let mut done = 0;
     for (i, batch) in [cells, rest].into_iter().enumerate() {
         if i == 1 {
-            send_summary(name, &manifest, &memory, summary)?;
+            send_summary(name, &manifest, &memory, summary).await?;
         }
         let mut fetches = futures::stream::iter(batch.into_iter().map(|path| {
             let dir = &dir;
@@ -388,29 +388,29 @@ pub async fn load_dir(
             memory.0.insert(path.to_owned(), bytes);
         }
     }
-    decode(name, memory, count, now_ms() - t0, progress)
+    decode(name, memory, count, now_ms() - t0, progress).await
 }
 
 /// Hands the summary (leaderboards from the cells columns) to `summary` before the rows are
 /// read; a damaged `cells` entry is the load's error, named as core names it.
-fn send_summary(
+async fn send_summary(
     name: &str,
     manifest: &Manifest,
     memory: &MemoryEntries,
     summary: OnSummary<'_>,
 ) -> Result<(), LoadError> {
-    if let Some((body, skeleton_len)) =
-        super::summary::encode(manifest, memory).map_err(|e| invalid(name, e))?
-    {
+    let encoded = crate::split_points::split_call!(v2_summary(manifest, memory))
+        .map_err(|e| invalid(name, e))?;
+    if let Some((body, skeleton_len)) = encoded.map_err(|e| invalid(name, e))? {
         summary(body, skeleton_len);
     }
     Ok(())
 }
 
 /// Core's reader over the fetched entries.
-fn decode(
+async fn decode(
     name: &str,
-    mut memory: MemoryEntries,
+    memory: MemoryEntries,
     count: Count,
     download_ms: f64,
     progress: OnProgress<'_>,
@@ -421,7 +421,9 @@ fn decode(
         total: None,
     });
     let t0 = now_ms();
-    let bundle = read_bundle(&mut memory).map_err(|e| invalid(name, e))?;
+    let bundle = crate::split_points::split_call!(v2_read(memory))
+        .map_err(|e| invalid(name, e))?
+        .map_err(|e| invalid(name, e))?;
     let stats = LoadStats {
         download_bytes: count.bytes as usize,
         download_ms,
