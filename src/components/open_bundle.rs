@@ -117,7 +117,7 @@ pub fn OpenBundle(
                     <input
                         type="text"
                         inputmode="url"
-                        placeholder="https://…/run.json.gz"
+                        placeholder="https://…/run.zip"
                         data-testid="open-url"
                         prop:value=move || url.get()
                         on:input=move |ev| set_url.set(event_target_value(&ev))

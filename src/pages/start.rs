@@ -74,8 +74,9 @@ fn StartContent(on_open: Callback<BundleRequest>) -> impl IntoView {
             </Suspense>
             <h2>"Open another bundle"</h2>
             <p>
-                "Open a " <code>".json"</code> " or " <code>".json.gz"</code> " bundle written by "
-                <code>"runlens export"</code> ", or the raw harness files themselves (imported "
+                "Open a bundle written by " <code>"runlens export"</code> " (a " <code>".zip"</code>
+                " or a bundle folder, " <code>"runlens.bundle/2"</code> "; or a " <code>".json"</code>
+                " / " <code>".json.gz"</code> "), or the raw harness files themselves (imported "
                 "here by the same code as " <code>"runlens export"</code> "), or add "
                 <code>"?bundle=URL"</code> " to this page's address."
             </p>
