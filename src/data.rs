@@ -157,7 +157,8 @@ pub struct LoadStats {
     pub json_bytes: usize,
     /// Download time.
     pub download_ms: f64,
-    /// Time the browser took to inflate a `.json.gz` (0 for plain JSON).
+    /// Time the browser took to inflate a `.json.gz` (0 for plain JSON); for v2, to check
+    /// every entry's SHA-256 and inflate it.
     pub gunzip_ms: f64,
     /// JSON parse time in WASM (including core's gunzip where the browser has none).
     pub parse_ms: f64,

@@ -118,10 +118,11 @@ split_point! {
     }
 }
 split_point! {
-    /// A `runlens.bundle/2` rebuilt from its entries (core's reader: the columnar decoder).
+    /// A `runlens.bundle/2` rebuilt from its entries, the `.gz` ones checked and inflated
+    /// already (core's reader: the columnar decoder).
     v2: fn v2_read(entries: MemoryEntries) -> Result<Bundle, V2Error> {
         let mut entries = entries;
-        runlens_core::bundle::v2::read_bundle(&mut entries)
+        runlens_core::bundle::v2::read_bundle_inflated(&mut entries)
     }
 }
 split_point! {

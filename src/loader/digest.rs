@@ -43,3 +43,9 @@ async fn platform_sha256(bytes: &[u8]) -> Option<Vec<u8>> {
     let buffer = JsFuture::from(promise).await.ok()?;
     Some(Uint8Array::new(&buffer).to_vec())
 }
+
+/// Lower-case hex SHA-256 of `bytes` by `crypto.subtle.digest`, or `None` when it is not
+/// available (the caller hashes with core's hasher).
+pub async fn sha256_hex(bytes: &[u8]) -> Option<String> {
+    platform_sha256(bytes).await.map(|d| hex_digest(&d))
+}

@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
-use runlens_core::bundle::v2::facts::model_columns;
-use runlens_core::bundle::v2::{Manifest, MemoryEntries, V2Error, check_entry, head_bundle};
+use runlens_core::bundle::v2::facts::model_columns_plain;
+use runlens_core::bundle::v2::{Manifest, MemoryEntries, V2Error, head_bundle};
 use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::board_run::rows_of_columns;
 use runlens_core::metrics::report_board::LeaderboardEntry;
@@ -37,7 +37,8 @@ impl CorpusSummary {
 /// Worker side: the summary message's body, the skeleton's JSON followed by the corpora's,
 /// and the skeleton's length; `None` when some rows would not come back exactly from JSON
 /// (serde_json writes a non-finite number as `null`): the page then waits for the bundle.
-/// Each `cells` entry is checked against the manifest first.
+/// The `cells` entries must be checked against the manifest and inflated already
+/// (`super::v2::check_and_inflate`).
 pub fn encode(
     manifest: &Manifest,
     entries: &MemoryEntries,
@@ -46,13 +47,12 @@ pub fn encode(
     let mut corpora = Vec::with_capacity(manifest.corpora.len());
     for info in &manifest.corpora {
         let path = format!("{}/cells.cols.gz", info.dir);
-        let listed = manifest.entries.iter().find(|e| e.path == path);
-        let (Some(listed), Some(bytes)) = (listed, entries.0.get(&path)) else {
+        let Some(plain) = entries.0.get(&path) else {
             return Err(V2Error::Missing { path });
         };
-        check_entry(listed, bytes)?;
         let rows = |loss| {
-            model_columns(info, bytes, loss).map(|columns| rows_of_columns(&head.body, &columns))
+            model_columns_plain(info, plain, loss)
+                .map(|columns| rows_of_columns(&head.body, &columns))
         };
         let default = rows(LossRule::Excluded)?;
         let mut boards = Vec::new();

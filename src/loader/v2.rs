@@ -4,20 +4,26 @@
 //! against the manifest's size and SHA-256 and rebuilds the bundle, exactly as the CLI reads
 //! it (docs/bundle-format.md).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use futures::StreamExt;
 use js_sys::Uint8Array;
 use runlens_core::bundle::Bundle;
+use runlens_core::bundle::v2::text::inflate;
 use runlens_core::bundle::v2::zip_index::{
     self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
 };
-use runlens_core::bundle::v2::{MANIFEST, Manifest, MemoryEntries, parse_manifest};
+use runlens_core::bundle::v2::{
+    EntryInfo, MANIFEST, Manifest, MemoryEntries, V2Error, check_digest, check_entry, check_size,
+    parse_manifest,
+};
 use wasm_bindgen_futures::JsFuture;
 
+use super::digest;
 use super::pipeline::{OnProgress, OnSummary};
 use crate::api::{self, ByteRange, RangeReply};
 use crate::data::{LoadError, LoadStats, Phase, Progress, now_ms};
+use crate::gunzip;
 
 /// How a bundle address is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,12 +247,14 @@ pub async fn load_zip(
     let all: Vec<&ZipEntryAt> = cells.iter().chain(&rest).copied().collect();
     zip.fetch(&cells, &all, &mut memory, &mut count, &downloading)
         .await?;
-    send_summary(name, &manifest, &memory, summary).await?;
+    let mut inflated = HashSet::new();
+    send_summary(name, &manifest, &mut memory, &mut inflated, summary).await?;
     zip.fetch(&rest, &all, &mut memory, &mut count, &downloading)
         .await?;
     let download_ms = now_ms() - t0;
     let whole = count.whole;
-    let mut stats = decode(name, memory, count, download_ms, progress).await?;
+    let read = (memory, inflated);
+    let mut stats = decode(name, &manifest, read, count, download_ms, progress).await?;
     stats.1.whole_zip = whole;
     Ok(stats)
 }
@@ -361,9 +369,10 @@ pub async fn load_dir(
         .map(|e| e.path.as_str())
         .partition(|p| p.ends_with("/cells.cols.gz"));
     let mut done = 0;
+    let mut inflated = HashSet::new();
     for (i, batch) in [cells, rest].into_iter().enumerate() {
         if i == 1 {
-            send_summary(name, &manifest, &memory, summary).await?;
+            send_summary(name, &manifest, &mut memory, &mut inflated, summary).await?;
         }
         let mut fetches = futures::stream::iter(batch.into_iter().map(|path| {
             let dir = &dir;
@@ -388,7 +397,8 @@ pub async fn load_dir(
             memory.0.insert(path.to_owned(), bytes);
         }
     }
-    decode(name, memory, count, now_ms() - t0, progress).await
+    let read = (memory, inflated);
+    decode(name, &manifest, read, count, now_ms() - t0, progress).await
 }
 
 /// Hands the summary (leaderboards from the cells columns) to `summary` before the rows are
@@ -396,9 +406,14 @@ pub async fn load_dir(
 async fn send_summary(
     name: &str,
     manifest: &Manifest,
-    memory: &MemoryEntries,
+    memory: &mut MemoryEntries,
+    inflated: &mut HashSet<String>,
     summary: OnSummary<'_>,
 ) -> Result<(), LoadError> {
+    check_and_inflate(manifest, memory, inflated)
+        .await
+        .map_err(|e| invalid(name, e))?;
+    let memory = &*memory;
     let encoded = crate::split_points::split_call!(v2_summary(manifest, memory))
         .map_err(|e| invalid(name, e))?;
     if let Some((body, skeleton_len)) = encoded.map_err(|e| invalid(name, e))? {
@@ -407,27 +422,82 @@ async fn send_summary(
     Ok(())
 }
 
+/// Checks every `.gz` entry in `memory` not in `done` against the manifest (size and
+/// SHA-256, with the browser's `crypto.subtle` where there is one) and inflates it in place
+/// with the browser's `DecompressionStream` (core's inflater where there is none: many times
+/// slower in wasm), [`PARALLEL`] entries at a time; adds them to `done`. An entry the
+/// manifest lists but `memory` lacks is left for core's reader to name.
+pub async fn check_and_inflate(
+    manifest: &Manifest,
+    memory: &mut MemoryEntries,
+    done: &mut HashSet<String>,
+) -> Result<(), V2Error> {
+    let todo: Vec<(&EntryInfo, Vec<u8>)> = manifest
+        .entries
+        .iter()
+        .filter(|info| info.path.ends_with(".gz") && !done.contains(&info.path))
+        .filter_map(|info| memory.0.remove(&info.path).map(|bytes| (info, bytes)))
+        .collect();
+    let mut work = futures::stream::iter(todo.into_iter().map(|(info, bytes)| async move {
+        let plain = check_and_inflate_one(info, &bytes).await;
+        (info, plain)
+    }))
+    .buffer_unordered(PARALLEL);
+    while let Some((info, plain)) = work.next().await {
+        memory.0.insert(info.path.clone(), plain?);
+        done.insert(info.path.clone());
+    }
+    Ok(())
+}
+
+async fn check_and_inflate_one(info: &EntryInfo, bytes: &[u8]) -> Result<Vec<u8>, V2Error> {
+    check_size(info, bytes.len() as u64)?;
+    match digest::sha256_hex(bytes).await {
+        Some(hex) => check_digest(info, &hex)?,
+        None => check_entry(info, bytes)?,
+    }
+    let read_err = |message: String| V2Error::Read {
+        path: info.path.clone(),
+        message: format!("gzip: {message}"),
+    };
+    match gunzip::gunzip(bytes).await.map_err(read_err)? {
+        Some(plain) => Ok(plain),
+        None => inflate(bytes).map_err(read_err),
+    }
+}
+
 /// Core's reader over the fetched entries.
 async fn decode(
     name: &str,
-    memory: MemoryEntries,
+    manifest: &Manifest,
+    (mut memory, mut inflated): (MemoryEntries, HashSet<String>),
     count: Count,
     download_ms: f64,
     progress: OnProgress<'_>,
 ) -> Result<(Bundle, LoadStats), LoadError> {
     progress(Progress {
-        phase: Phase::Parsing,
+        phase: Phase::Inflating,
         done: count.bytes,
         total: None,
     });
     let t0 = now_ms();
+    check_and_inflate(manifest, &mut memory, &mut inflated)
+        .await
+        .map_err(|e| invalid(name, e))?;
+    let t1 = now_ms();
+    progress(Progress {
+        phase: Phase::Parsing,
+        done: memory.0.values().map(|b| b.len() as u64).sum(),
+        total: None,
+    });
     let bundle = crate::split_points::split_call!(v2_read(memory))
         .map_err(|e| invalid(name, e))?
         .map_err(|e| invalid(name, e))?;
     let stats = LoadStats {
         download_bytes: count.bytes as usize,
         download_ms,
-        parse_ms: now_ms() - t0,
+        gunzip_ms: t1 - t0,
+        parse_ms: now_ms() - t1,
         v2: true,
         requests: count.requests,
         ..LoadStats::default()

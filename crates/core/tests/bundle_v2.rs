@@ -556,3 +556,43 @@ mod facts {
         );
     }
 }
+
+#[test]
+fn entries_inflated_by_the_caller_read_back_the_same_bundle_and_facts() {
+    use runlens_core::bundle::LossRule;
+    use runlens_core::bundle::v2::facts::{model_columns, model_columns_plain};
+    use runlens_core::bundle::v2::text::inflate;
+    use runlens_core::bundle::v2::{MemoryEntries, check_entry, read_bundle_inflated};
+    let bundle = dev_bundle();
+    let (manifest_bytes, entries) = write_entries(&bundle).unwrap();
+    let manifest: Manifest = serde_json::from_slice(&manifest_bytes).unwrap();
+    let mut memory = MemoryEntries::default();
+    memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
+    for e in &entries {
+        let info = manifest.entries.iter().find(|i| i.path == e.path).unwrap();
+        check_entry(info, &e.bytes).unwrap();
+        let bytes = if e.path.ends_with(".gz") {
+            inflate(&e.bytes).unwrap()
+        } else {
+            e.bytes.clone()
+        };
+        memory.0.insert(e.path.clone(), bytes);
+    }
+    let cells = format!("{}/cells.cols.gz", manifest.corpora[0].dir);
+    let compressed = &entries.iter().find(|e| e.path == cells).unwrap().bytes;
+    assert_eq!(
+        model_columns_plain(&manifest.corpora[0], &memory.0[&cells], LossRule::Excluded).unwrap(),
+        model_columns(&manifest.corpora[0], compressed, LossRule::Excluded).unwrap()
+    );
+    // JSON entries are still checked here: a changed byte in one is named.
+    let mut damaged = MemoryEntries(memory.0.clone());
+    damaged.0.get_mut(MANIFEST).unwrap();
+    let board = format!("{}/board_manifest.json", manifest.corpora[0].dir);
+    damaged.0.get_mut(&board).unwrap()[2] ^= 1;
+    let e = read_bundle_inflated(&mut damaged).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!("bundle: entry {board}: sha256 ")),
+        "{e}"
+    );
+    assert_eq!(read_bundle_inflated(&mut memory).unwrap(), bundle);
+}

@@ -306,8 +306,16 @@ pub fn decode(spec: &[Column], bytes: &[u8]) -> Result<(Vec<ColumnData>, usize),
     flate2::read::GzDecoder::new(bytes)
         .read_to_end(&mut plain)
         .map_err(|e| DecodeError::Unreadable(format!("gzip: {e}")))?;
+    decode_plain(spec, &plain)
+}
+
+/// [`decode`] of a table's bytes already inflated (a browser's `DecompressionStream`).
+pub fn decode_plain(
+    spec: &[Column],
+    plain: &[u8],
+) -> Result<(Vec<ColumnData>, usize), DecodeError> {
     let doc: TableDoc =
-        postcard::from_bytes(&plain).map_err(|e| DecodeError::Unreadable(e.to_string()))?;
+        postcard::from_bytes(plain).map_err(|e| DecodeError::Unreadable(e.to_string()))?;
     if doc.layout != LAYOUT {
         return Err(DecodeError::Layout(doc.layout));
     }

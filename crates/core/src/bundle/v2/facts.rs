@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::codec::decode;
+use super::codec::{decode, decode_plain};
 use super::read::table_error;
 use super::schema::CELLS;
 use super::split::ColumnData;
@@ -66,6 +66,29 @@ pub fn model_columns(
     let path = format!("{}/{}.cols.gz", info.dir, CELLS.name);
     let spec = stored_columns(&CELLS);
     let (columns, rows) = decode(&spec, cells).map_err(|e| table_error(path.clone(), e))?;
+    columns_to_facts(info, &path, &spec, &columns, rows, loss)
+}
+
+/// [`model_columns`] of the entry's bytes already inflated.
+pub fn model_columns_plain(
+    info: &CorpusInfo,
+    plain: &[u8],
+    loss: LossRule,
+) -> Result<Vec<ModelColumn>, V2Error> {
+    let path = format!("{}/{}.cols.gz", info.dir, CELLS.name);
+    let spec = stored_columns(&CELLS);
+    let (columns, rows) = decode_plain(&spec, plain).map_err(|e| table_error(path.clone(), e))?;
+    columns_to_facts(info, &path, &spec, &columns, rows, loss)
+}
+
+fn columns_to_facts(
+    info: &CorpusInfo,
+    path: &str,
+    spec: &[super::schema::Column],
+    columns: &[ColumnData],
+    rows: usize,
+    loss: LossRule,
+) -> Result<Vec<ModelColumn>, V2Error> {
     let names: HashMap<&str, usize> = spec.iter().enumerate().map(|(i, c)| (c.name, i)).collect();
     let results = info.rows.get("results").copied().unwrap_or(0) as usize;
     let model_at: HashMap<&str, usize> = info
@@ -83,16 +106,16 @@ pub fn model_columns(
         })
         .collect();
     let row_err = |row: usize, message: String| V2Error::Row {
-        path: path.clone(),
+        path: path.to_owned(),
         row,
         message,
     };
-    let null = column(&columns, &names, "null_cell");
+    let null = column(columns, &names, "null_cell");
     for i in 0..rows {
-        let row = u64_of(column(&columns, &names, "row"), i)
+        let row = u64_of(column(columns, &names, "row"), i)
             .ok_or_else(|| row_err(i, "row or model is missing".to_owned()))?
             as usize;
-        let model = str_of(column(&columns, &names, "model"), i)
+        let model = str_of(column(columns, &names, "model"), i)
             .ok_or_else(|| row_err(i, "row or model is missing".to_owned()))?;
         if row >= results {
             return Err(row_err(
@@ -107,18 +130,17 @@ pub fn model_columns(
         if matches!(null, ColumnData::Bool(v) if v.get(i).copied().flatten() == Some(true)) {
             continue;
         }
-        let turns = u64_of(column(&columns, &names, "turns"), i)
+        let turns = u64_of(column(columns, &names, "turns"), i)
             .map(|t| u32::try_from(t).map_err(|_| row_err(i, format!("turns {t} is not a u32"))))
             .transpose()?;
-        let outcome =
-            str_of(column(&columns, &names, "outcome"), i).map(Outcome::from_str_lossless);
-        let n_sqls = u64_of(column(&columns, &names, "n_sqls"), i).unwrap_or(0) as usize;
+        let outcome = str_of(column(columns, &names, "outcome"), i).map(Outcome::from_str_lossless);
+        let n_sqls = u64_of(column(columns, &names, "n_sqls"), i).unwrap_or(0) as usize;
         out[m].cells[row] = Some(CellFacts::from_parts(
             outcome.as_ref(),
-            str_of(column(&columns, &names, "error"), i),
+            str_of(column(columns, &names, "error"), i),
             turns,
             n_sqls,
-            usage_of(&columns, &names, i).as_ref(),
+            usage_of(columns, &names, i).as_ref(),
             loss,
         ));
     }

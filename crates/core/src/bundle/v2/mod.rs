@@ -30,8 +30,8 @@ pub mod zip_index;
 use serde::{Deserialize, Serialize};
 
 pub use read::{
-    DirEntries, EntrySource, MemoryEntries, check_entry, head_bundle, parse_manifest, read_bundle,
-    read_manifest,
+    DirEntries, EntrySource, MemoryEntries, check_digest, check_entry, check_size, head_bundle,
+    parse_manifest, read_bundle, read_bundle_inflated, read_manifest,
 };
 pub use write::{Entry, write_entries};
 
