@@ -25,6 +25,10 @@ test('the sample opens from the start page and its recall curve is drawn', async
   const link = page.locator('a.sample-link').first();
   await link.waitFor({ timeout: 20000 });
   assert.match(await page.locator('.samples').innerText(), /synthetic sample/);
+  // The description's backticked command is code, not literal backticks (#17, bug 10).
+  assert.equal(await page.locator('.samples li').first().locator('p code').first().innerText(),
+    'runlens synth --preset article --seed 1');
+  assert.doesNotMatch(await page.locator('.samples').innerText(), /`/);
   await link.click();
   // The leaderboard is the first view; the recall curve lives on the ranking tab.
   await page.waitForSelector('[data-testid="leaderboard-view"]', { timeout: 30000 });

@@ -8,6 +8,7 @@ pub mod error_panel;
 pub mod export_buttons;
 pub mod hash_notice;
 pub mod import_warnings;
+pub mod inline_code;
 pub mod load_progress;
 pub mod metric;
 pub mod open_bundle;

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::components::inline_code::InlineCode;
 use crate::components::open_bundle::navigate_to_bundle;
 use crate::components::{BundleLoader, ErrorPanel, OpenBundle, RenderLoaded};
 use crate::data::{self, BundleRequest, Loaded, SampleEntry};
@@ -97,7 +98,7 @@ fn SampleList(samples: Vec<SampleEntry>) -> impl IntoView {
                         <Show when=move || s.synthetic>
                             <span class="badge synthetic">"synthetic sample"</span>
                         </Show>
-                        <p>{s.description.clone()}</p>
+                        <p><InlineCode text=s.description.clone() /></p>
                     </li>
                 }
             }).collect_view()}
