@@ -62,6 +62,14 @@ fn fixed(v: Option<f64>, digits: usize) -> String {
     v.map_or_else(|| "–".into(), |x| format!("{x:.digits$}"))
 }
 
+/// A p-value to three places; below 0.001 as "< 0.001" (never a bare "0.000").
+pub fn p_text(p: Option<f64>) -> String {
+    match p {
+        Some(p) if p < 0.001 => "< 0.001".to_owned(),
+        other => fixed(other, 3),
+    }
+}
+
 fn count(n: usize) -> Option<f64> {
     Some(n as f64)
 }
@@ -175,7 +183,7 @@ pub static COLUMNS: [Column; 14] = [
         help: "two-sided p of the paired test against the top model",
         numeric: true,
         value: |e| Value::Num(e.row.vs_top.p),
-        display: |e| fixed(e.row.vs_top.p, 3),
+        display: |e| p_text(e.row.vs_top.p),
     },
     Column {
         key: "key",

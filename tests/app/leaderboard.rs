@@ -244,3 +244,14 @@ async fn legacy_loss_is_excluded_and_the_switch_scores_it_as_fail() {
     assert_eq!(pass(&plain, "a"), Some(2.0 / 4.0));
     assert!(!has(&plain, "[data-testid='loss-notice']"));
 }
+
+#[wasm_bindgen_test]
+fn p_values_below_a_thousandth_read_less_than_not_zero() {
+    use runlens_web::pages::board_columns::p_text;
+    assert_eq!(p_text(Some(0.000_4)), "< 0.001");
+    assert_eq!(p_text(Some(0.0)), "< 0.001");
+    assert_eq!(p_text(Some(0.001)), "0.001");
+    assert_eq!(p_text(Some(0.0494)), "0.049");
+    assert_eq!(p_text(Some(1.0)), "1.000");
+    assert_eq!(p_text(None), "–");
+}
