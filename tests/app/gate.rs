@@ -233,3 +233,19 @@ async fn sleep(ms: i32) {
     });
     let _ = JsFuture::from(promise).await;
 }
+
+#[wasm_bindgen_test]
+async fn with_no_corpus_in_the_link_the_select_shows_the_corpus_shown() {
+    // #17, bug 2: `&tab=gate` without `corpus=` showed an empty select above the first
+    // corpus's rows.
+    let bundle = decode_bundle("article.json.gz", SAMPLE).unwrap();
+    let m = mount(bundle, ViewState::default());
+    leptos::task::tick().await;
+    let value = m
+        .host
+        .query_selector("[data-testid='gate-corpus']")
+        .unwrap()
+        .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+        .and_then(|v| v.as_string());
+    assert_eq!(value.as_deref(), Some("text2sqlbench-synthetic-dev"));
+}

@@ -358,3 +358,47 @@ async fn prefetching_the_view_caches_what_opening_it_computes() {
     // Harness gold {crm.a}, ranked first of three: recall@1..3 = 1.
     assert_eq!(section.curves.recall, vec![1.0, 1.0, 1.0]);
 }
+
+/// The value a `<select>` shows (`None` while it is not in the page).
+fn select_value(host: &web_sys::HtmlElement, testid: &str) -> Option<String> {
+    host.query_selector(&format!("[data-testid='{testid}']"))
+        .ok()
+        .flatten()
+        .and_then(|e| js_sys::Reflect::get(&e, &"value".into()).ok())
+        .and_then(|v| v.as_string())
+}
+
+#[wasm_bindgen_test]
+async fn the_selects_show_the_shown_corpus_and_the_linked_gold_count() {
+    // #17, bug 2: with no `corpus=` the corpus select showed nothing although the view shows
+    // the one ranked corpus; a link's `ngold=2` showed "any" while the list was filtered.
+    let sample =
+        runlens_web::data::decode_bundle("article.json.gz", crate::sample_files::SAMPLE).unwrap();
+    let (host, _) = mount_with(
+        sample,
+        ViewState {
+            tab: Tab::Ranking,
+            n_gold: Some(2),
+            ..ViewState::default()
+        },
+    );
+    let mut shown = (None, None);
+    for _ in 0..100 {
+        leptos::task::tick().await;
+        shown = (
+            select_value(&host, "corpus-select"),
+            select_value(&host, "ngold-select"),
+        );
+        if shown.1.as_deref() == Some("2") {
+            break;
+        }
+        sleep(50).await;
+    }
+    assert_eq!(
+        shown,
+        (
+            Some("text2sqlbench-synthetic-dev".to_owned()),
+            Some("2".to_owned())
+        )
+    );
+}

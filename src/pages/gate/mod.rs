@@ -87,7 +87,7 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
                 <p data-testid="gate-empty">{format!(
                     "{what} has no gate rows (out/schema_retrieval_agent.jsonl), so there is no on/off comparison to show."
                 )}</p>
-                <CorpusPicker corpora=with_rows />
+                <CorpusPicker corpora=with_rows shown=name.clone() />
             </section>
         }
         .into_any();
@@ -146,7 +146,7 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
         <section class="gate" data-testid="gate-view" data-corpus=name.clone()
             data-ci-ready=move || ready.get().to_string()>
             <h2>"Gate: paired on/off runs"</h2>
-            <CorpusPicker corpora=with_rows />
+            <CorpusPicker corpora=with_rows shown=name.clone() />
             <p class="hint">"Strict pass rates (a tie counts 0) over every row, error rows included. Net = gated − baseline with a paired bootstrap 95% interval (10,000 resamples, seed 42, as runlens metrics)."</p>
             <GateTable groups=groups corpus=name.clone() />
             <GateForest groups=groups corpus=name.clone() />
@@ -158,20 +158,24 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
     .into_any()
 }
 
-/// Which corpus the view shows (only corpora with gate rows are offered).
+/// Which corpus the view shows (only corpora with gate rows are offered); `shown` is the one
+/// shown, also when the URL names none (the select showed nothing then: #17, bug 2).
 #[component]
-fn CorpusPicker(corpora: Vec<String>) -> impl IntoView {
+fn CorpusPicker(corpora: Vec<String>, shown: String) -> impl IntoView {
     let state = UrlState::use_context();
     (corpora.len() > 1).then(|| {
         view! {
             <label>"corpus "
                 <select data-testid="gate-corpus"
-                    prop:value=move || state.with(|s| s.corpus.clone().unwrap_or_default())
+                    prop:value=shown.clone()
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         state.push(|s| { s.corpus = Some(v); s.gate_model = None; });
                     }>
-                    {corpora.into_iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
+                    {corpora.into_iter().map(|c| {
+                        let (selected, label) = (c == shown, c.clone());
+                        view! { <option value=c selected=selected>{label}</option> }
+                    }).collect_view()}
                 </select>
             </label>
         }

@@ -9,6 +9,16 @@ use crate::state::UrlState;
 /// The corpus choice value meaning "every corpus pooled".
 pub const ALL_CORPORA: &str = "";
 
+/// The corpus the ranking view shows for the `chosen` one: it if it has rankings, else the
+/// only one with rankings, else all pooled (`None`).
+pub fn shown_corpus(names: &[String], chosen: Option<String>) -> Option<String> {
+    match chosen {
+        Some(c) if names.contains(&c) => Some(c),
+        _ if names.len() == 1 => names.first().cloned(),
+        _ => None,
+    }
+}
+
 /// Corpus select, K slider (1..=`k_limit`), threshold slider and gold-rule switch.
 #[component]
 pub fn RankingControls(
@@ -45,22 +55,32 @@ pub fn RankingControls(
     let gold = move || state.with(|s| s.gold);
     let set_gold = move |rule: GoldRule| state.push(|s| s.gold = rule);
     let corpus_options = corpora.clone();
+    // The corpus the view shows (not only the one in the URL): with one ranked corpus and no
+    // `corpus=`, that corpus; the select showed nothing before (#17, bug 2).
+    let names = StoredValue::new(corpora.clone());
+    let shown = move || {
+        let chosen = state.with(|s| s.corpus.clone());
+        names.with_value(|n| shown_corpus(n, chosen).unwrap_or_default())
+    };
     view! {
         <form class="controls" on:submit=|ev| ev.prevent_default() aria-label="Ranking settings">
             <label>
                 "Corpus "
                 <select
                     data-testid="corpus-select"
-                    prop:value=move || state.with(|s| s.corpus.clone().unwrap_or_default())
+                    prop:value=shown
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         state.push(|s| s.corpus = (!v.is_empty()).then_some(v));
                     }
                 >
                     <Show when={let n = corpora.len(); move || n > 1}>
-                        <option value=ALL_CORPORA>"all corpora (pooled)"</option>
+                        <option value=ALL_CORPORA selected=move || shown().is_empty()>"all corpora (pooled)"</option>
                     </Show>
-                    {corpus_options.into_iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
+                    {corpus_options.into_iter().map(|c| {
+                        let (value, label) = (c.clone(), c.clone());
+                        view! { <option value=c selected=move || shown() == value>{label}</option> }
+                    }).collect_view()}
                 </select>
             </label>
             <label>

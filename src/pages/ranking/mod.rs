@@ -35,6 +35,7 @@ use crate::theme::chart_theme;
 use crate::yield_now::mounted_flag;
 use cache::InputsKey;
 use controls::RankingControls;
+pub use controls::shown_corpus;
 use curves_table::CurvesTable;
 use question_panel::QuestionPanel;
 use question_table::QuestionTable;
@@ -126,11 +127,7 @@ impl Scope {
     /// The corpus shown for the `chosen` one: it if it has rankings, else the only one with
     /// rankings, else all pooled (`None`).
     fn corpus(&self, chosen: Option<String>) -> Option<String> {
-        match chosen {
-            Some(c) if self.names.contains(&c) => Some(c),
-            _ if self.names.len() == 1 => self.names.first().cloned(),
-            _ => None,
-        }
+        shown_corpus(&self.names, chosen)
     }
 
     fn options(&self, s: &ViewState) -> ReportOptions {

@@ -208,8 +208,12 @@ pub fn QuestionTable(
                         prop:value=move || state.with(|s| s.n_gold.map(|n| n.to_string()).unwrap_or_default())
                         on:change=move |ev| { let v = event_target_value(&ev); state.push(|s| s.n_gold = v.parse().ok()); }
                     >
-                        <option value="">"any"</option>
-                        {move || gold_counts.get().into_iter().map(|n| view! { <option value=n.to_string()>{n}</option> }).collect_view()}
+                        // `selected` on the options too: the select's value is set before
+                        // options that arrive later exist (a fresh `ngold=` link showed "any").
+                        <option value="" selected=move || state.with(|s| s.n_gold.is_none())>"any"</option>
+                        {move || gold_counts.get().into_iter().map(|n| view! {
+                            <option value=n.to_string() selected=move || state.with(|s| s.n_gold == Some(n))>{n}</option>
+                        }).collect_view()}
                     </select>
                 </label>
                 <label>
