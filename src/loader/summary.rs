@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use runlens_core::bundle::v2::facts::model_columns_plain;
+use runlens_core::bundle::v2::facts::{cells_path, model_columns_plain};
 use runlens_core::bundle::v2::{Manifest, MemoryEntries, V2Error, head_bundle};
 use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::board_run::rows_of_columns;
@@ -46,7 +46,7 @@ pub fn encode(
     let head = head_bundle(manifest)?;
     let mut corpora = Vec::with_capacity(manifest.corpora.len());
     for info in &manifest.corpora {
-        let path = format!("{}/cells.cols.gz", info.dir);
+        let path = cells_path(info);
         let Some(plain) = entries.0.get(&path) else {
             return Err(V2Error::Missing { path });
         };

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet};
 use futures::StreamExt;
 use js_sys::Uint8Array;
 use runlens_core::bundle::Bundle;
+use runlens_core::bundle::v2::facts::is_cells_path;
 use runlens_core::bundle::v2::text::inflate;
 use runlens_core::bundle::v2::zip_index::{
     self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
@@ -149,6 +150,13 @@ impl ZipBytes {
     }
 }
 
+/// A whole file as [`ZipBytes`], with its last [`TAIL_BYTES`] and its size.
+fn whole_with_tail(all: Vec<u8>) -> (ZipBytes, Vec<u8>, u64) {
+    let tail = all[all.len().saturating_sub(TAIL_BYTES as usize)..].to_vec();
+    let size = all.len() as u64;
+    (ZipBytes::Whole(all), tail, size)
+}
+
 /// Reads a v2 zip: its end records and central directory, the manifest, then every entry
 /// the manifest lists in as few ranges as [`MAX_GAP`] allows; core checks and decodes them.
 pub async fn load_zip(
@@ -178,9 +186,7 @@ pub async fn load_zip(
                 RangeReply::Whole(all) => {
                     count.bytes += all.len() as u64;
                     count.whole = true;
-                    let size = all.len() as u64;
-                    let tail = all[all.len().saturating_sub(TAIL_BYTES as usize)..].to_vec();
-                    (ZipBytes::Whole(all), tail, size)
+                    whole_with_tail(all)
                 }
             }
         }
@@ -191,11 +197,7 @@ pub async fn load_zip(
             let tail = b.read(name, from, size, &mut count, &|_| {}).await?;
             (b, tail, size)
         }
-        ZipBytes::Whole(all) => {
-            let size = all.len() as u64;
-            let tail = all[all.len().saturating_sub(TAIL_BYTES as usize)..].to_vec();
-            (ZipBytes::Whole(all), tail, size)
-        }
+        ZipBytes::Whole(all) => whole_with_tail(all),
     };
     let zip_err = |e: zip_index::ZipIndexError| invalid(name, format!("bundle: {e}"));
     let (cd_offset, cd_size) = central_directory(&tail, file_size).map_err(zip_err)?;
@@ -241,9 +243,8 @@ pub async fn load_zip(
         at: &at,
     };
     // The cells columns first (the summary needs nothing else), then everything else.
-    let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) = wanted
-        .into_iter()
-        .partition(|e| e.name.ends_with("/cells.cols.gz"));
+    let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
+        wanted.into_iter().partition(|e| is_cells_path(&e.name));
     let all: Vec<&ZipEntryAt> = cells.iter().chain(&rest).copied().collect();
     zip.fetch(&cells, &all, &mut memory, &mut count, &downloading)
         .await?;
@@ -367,7 +368,7 @@ pub async fn load_dir(
         .entries
         .iter()
         .map(|e| e.path.as_str())
-        .partition(|p| p.ends_with("/cells.cols.gz"));
+        .partition(|p| is_cells_path(p));
     let mut done = 0;
     let mut inflated = HashSet::new();
     for (i, batch) in [cells, rest].into_iter().enumerate() {

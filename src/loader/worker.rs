@@ -90,11 +90,14 @@ fn handle(ev: &MessageEvent) {
 
 async fn run(request: BundleRequest) {
     let progress = |p| post(&FromWorker::Progress(p), None);
+    // A summary carries the leaderboard rows already: no `Boards` after it.
+    let summary_sent = std::cell::Cell::new(false);
     let summary = |body: Vec<u8>, skeleton_len: usize| {
         let head = FromWorker::Summary {
             skeleton_len: skeleton_len as u64,
         };
         post(&head, Some(&body));
+        summary_sent.set(true);
     };
     let loaded = pipeline::load_full(&request, &progress, &summary, false).await;
     let (mut bundle, mut stats) = match loaded {
@@ -135,7 +138,9 @@ async fn run(request: BundleRequest) {
     // (see crate::bundle_matcher), then the content hash is checked: a mismatch replaces the
     // shown bundle with the error.
     post(&FromWorker::Done { stats }, None);
-    post(&FromWorker::Boards, Some(&boards::json(&bundle)));
+    if !summary_sent.get() {
+        post(&FromWorker::Boards, Some(&boards::json(&bundle)));
+    }
     let bundle = Rc::new(bundle);
     FULL.set(Some(bundle.clone()));
     // Without the parser's chunk the page keeps the harness rule only (as for a bundle

@@ -540,6 +540,16 @@ mod facts {
     }
 
     #[test]
+    fn the_cells_entry_is_named_by_its_path() {
+        use runlens_core::bundle::v2::facts::is_cells_path;
+        assert!(is_cells_path("corpora/0/cells.cols.gz"));
+        assert!(is_cells_path("corpora/12/cells.cols.gz"));
+        assert!(!is_cells_path("corpora/0/cells.text/0.gz"));
+        assert!(!is_cells_path("corpora/0/results.cols.gz"));
+        assert!(!is_cells_path("corpora/0/xcells.cols.gz"));
+    }
+
+    #[test]
     fn a_damaged_cells_table_is_named() {
         let bundle = dev_bundle();
         let (manifest, _) = write_entries(&bundle).unwrap();

@@ -5,10 +5,11 @@
 
 use std::collections::HashMap;
 
-use super::codec::{decode, decode_plain};
+use super::codec::decode_plain;
 use super::read::table_error;
 use super::schema::CELLS;
 use super::split::ColumnData;
+use super::text::inflate;
 use super::write::stored_columns;
 use super::{CorpusInfo, V2Error};
 use crate::bundle::{LossRule, Outcome, Usage};
@@ -63,10 +64,23 @@ pub fn model_columns(
     cells: &[u8],
     loss: LossRule,
 ) -> Result<Vec<ModelColumn>, V2Error> {
-    let path = format!("{}/{}.cols.gz", info.dir, CELLS.name);
-    let spec = stored_columns(&CELLS);
-    let (columns, rows) = decode(&spec, cells).map_err(|e| table_error(path.clone(), e))?;
-    columns_to_facts(info, &path, &spec, &columns, rows, loss)
+    let plain = inflate(cells).map_err(|m| V2Error::Table {
+        path: cells_path(info),
+        message: format!("not a readable table: gzip: {m}"),
+    })?;
+    model_columns_plain(info, &plain, loss)
+}
+
+/// The path of `info`'s `cells.cols.gz` entry: all the leaderboard reads.
+pub fn cells_path(info: &CorpusInfo) -> String {
+    format!("{}/{}.cols.gz", info.dir, CELLS.name)
+}
+
+/// Whether an entry path is a corpus's `cells.cols.gz` (see [`cells_path`]).
+pub fn is_cells_path(path: &str) -> bool {
+    path.strip_suffix(".cols.gz")
+        .and_then(|p| p.rsplit_once('/'))
+        .is_some_and(|(_, table)| table == CELLS.name)
 }
 
 /// [`model_columns`] of the entry's bytes already inflated.
@@ -75,20 +89,10 @@ pub fn model_columns_plain(
     plain: &[u8],
     loss: LossRule,
 ) -> Result<Vec<ModelColumn>, V2Error> {
-    let path = format!("{}/{}.cols.gz", info.dir, CELLS.name);
+    let path = cells_path(info);
     let spec = stored_columns(&CELLS);
     let (columns, rows) = decode_plain(&spec, plain).map_err(|e| table_error(path.clone(), e))?;
-    columns_to_facts(info, &path, &spec, &columns, rows, loss)
-}
-
-fn columns_to_facts(
-    info: &CorpusInfo,
-    path: &str,
-    spec: &[super::schema::Column],
-    columns: &[ColumnData],
-    rows: usize,
-    loss: LossRule,
-) -> Result<Vec<ModelColumn>, V2Error> {
+    let columns = &columns;
     let names: HashMap<&str, usize> = spec.iter().enumerate().map(|(i, c)| (c.name, i)).collect();
     let results = info.rows.get("results").copied().unwrap_or(0) as usize;
     let model_at: HashMap<&str, usize> = info
@@ -106,7 +110,7 @@ fn columns_to_facts(
         })
         .collect();
     let row_err = |row: usize, message: String| V2Error::Row {
-        path: path.to_owned(),
+        path: path.clone(),
         row,
         message,
     };

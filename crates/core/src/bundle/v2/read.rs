@@ -151,15 +151,19 @@ pub fn check_digest(info: &EntryInfo, digest: &str) -> Result<(), V2Error> {
     Ok(())
 }
 
+/// The manifest's `head` as a body without corpora.
+fn head_body(head: Value) -> Result<BundleBody, V2Error> {
+    serde_json::from_value(head).map_err(|e| V2Error::Manifest {
+        line: 0,
+        column: 0,
+        message: format!("head: {e}"),
+    })
+}
+
 /// The bundle of the manifest alone: its head, and each corpus's name and models with no
 /// rows (what a reader shows before the tables are read).
 pub fn head_bundle(manifest: &Manifest) -> Result<Bundle, V2Error> {
-    let mut body: BundleBody =
-        serde_json::from_value(manifest.head.clone()).map_err(|e| V2Error::Manifest {
-            line: 0,
-            column: 0,
-            message: format!("head: {e}"),
-        })?;
+    let mut body = head_body(manifest.head.clone())?;
     body.corpora = manifest
         .corpora
         .iter()
@@ -411,12 +415,7 @@ fn read(source: &mut dyn EntrySource, inflated: bool) -> Result<Bundle, V2Error>
         listed,
         inflated,
     };
-    let mut body: BundleBody =
-        serde_json::from_value(manifest.head.take()).map_err(|e| V2Error::Manifest {
-            line: 0,
-            column: 0,
-            message: format!("head: {e}"),
-        })?;
+    let mut body = head_body(manifest.head.take())?;
     if files.listed.contains_key(SCHEMA_PROMPT) {
         body.schema_prompt = Some(json_entry(&mut files, SCHEMA_PROMPT)?);
     }
