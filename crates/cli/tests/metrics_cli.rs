@@ -94,6 +94,63 @@ fn f(v: &Value) -> f64 {
     v.as_f64().unwrap()
 }
 
+/// Every object of the JSON report has unique keys (the retrieval section once wrote
+/// `n_questions` twice: its own and its flattened curves').
+#[test]
+fn the_json_report_has_no_duplicate_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_bundle(dir.path());
+    let (ok, stdout, stderr) = run(&[path.to_str().unwrap(), "--json", "--resamples", "200"]);
+    assert!(ok, "{stderr}");
+    struct Unique;
+    impl<'de> serde::de::Visitor<'de> for Unique {
+        type Value = ();
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if !seen.insert(key.clone()) {
+                    return Err(serde::de::Error::custom(format!("duplicate key {key}")));
+                }
+                map.next_value::<UniqueValue>()?;
+            }
+            Ok(())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            while seq.next_element::<UniqueValue>()?.is_some() {}
+            Ok(())
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_str<E>(self, _: &str) -> Result<(), E> {
+            Ok(())
+        }
+        fn visit_unit<E>(self) -> Result<(), E> {
+            Ok(())
+        }
+    }
+    struct UniqueValue;
+    impl<'de> serde::Deserialize<'de> for UniqueValue {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            d.deserialize_any(Unique).map(|()| UniqueValue)
+        }
+    }
+    let checked: Result<UniqueValue, _> = serde_json::from_str(&stdout);
+    assert!(checked.is_ok(), "{:?}", checked.err());
+}
+
 #[test]
 fn retrieval_section_harness_rule() {
     let r = json_report(&["--k-max", "4"]);

@@ -130,7 +130,7 @@ pub fn render_tables(r: &MetricsReport) -> String {
     let _ = writeln!(
         out,
         "## Table ranking ({} questions, universe {}, gold rule {:?})",
-        rt.n_questions, rt.universe_size, rt.gold_rule
+        rt.curves.n_questions, rt.universe_size, rt.gold_rule
     );
     let _ = writeln!(
         out,

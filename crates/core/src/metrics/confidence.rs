@@ -4,7 +4,7 @@ use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::hash::{BuildHasher, Hash};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Re-ranks `universe` by P(yes) (`scores(table)`) descending, keeping ties in universe order.
 ///
@@ -51,7 +51,7 @@ where
 }
 
 /// How one question's high-confidence set compares with its gold set.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ConfidenceSetScore {
     /// Number of distinct tables in the set.
     pub size: usize,

@@ -8,7 +8,7 @@ use std::borrow::Borrow;
 use std::collections::{BTreeMap, HashSet};
 use std::hash::{BuildHasher, Hash};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::ranking::{
     discount, gold_positions, k_star_from_positions, reciprocal_rank_from_positions,
@@ -50,7 +50,7 @@ impl QuestionRanking {
 }
 
 /// Macro-mean curves for `k = 1..=K`, all lists aligned with `k`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RetrievalCurves {
     /// Number of questions averaged.
     pub n_questions: usize,
@@ -138,7 +138,7 @@ pub fn retrieval_curves(rows: &[QuestionRanking], k_max: usize) -> RetrievalCurv
 }
 
 /// Distribution of k* over questions.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KStarDistribution {
     /// k* value → number of questions with that k*.
     pub counts: BTreeMap<usize, usize>,

@@ -210,7 +210,7 @@ impl TableMatcher {
 }
 
 /// One question where the two gold rules disagree.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GoldDifference {
     /// The question.
     pub trace_id: String,

@@ -20,6 +20,7 @@ pub mod leaderboard;
 pub mod paired;
 pub mod pass_at_budget;
 pub mod question_rows;
+pub mod ranking_view;
 pub mod ranking;
 pub mod report;
 pub mod report_board;

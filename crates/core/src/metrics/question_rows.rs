@@ -3,7 +3,7 @@
 //! [`super::report_retrieval::retrieval_section`], so the mean of a column equals the
 //! section's curve at that `k` bit for bit.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::confidence::{ConfidenceSetScore, high_confidence_set, score_table_set};
 use super::ranking::{
@@ -18,7 +18,7 @@ use super::row_gold::RowGold;
 use crate::bundle::{BundleBody, Corpus, RankingRow};
 
 /// One table of a question's ranking, in rank order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TableScore {
     /// Table name (`ns.table`).
     pub table: String,
@@ -29,7 +29,7 @@ pub struct TableScore {
 }
 
 /// One question of the ranking view.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct QuestionRow {
     /// Join key.
     pub trace_id: String,

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::confidence::{high_confidence_set, score_table_set};
 use super::curves::{
@@ -16,7 +16,7 @@ use super::stats::{mean, median, report_p90, upper_median};
 use crate::bundle::{BundleBody, Corpus};
 
 /// Macro means of the high-confidence set over questions.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConfidenceSetSummary {
     /// The threshold `t`.
     pub threshold: f64,
@@ -31,7 +31,7 @@ pub struct ConfidenceSetSummary {
 }
 
 /// Latency of the ranking calls, seconds.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LatencySummary {
     /// Rows with a latency.
     pub n: usize,
@@ -44,10 +44,8 @@ pub struct LatencySummary {
 }
 
 /// Table-ranking metrics.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RetrievalSection {
-    /// Ranking rows averaged.
-    pub n_questions: usize,
     /// Universe size (`ranked` length of the longest row, or the bundle universe).
     pub universe_size: usize,
     /// The gold rule used.
@@ -55,7 +53,9 @@ pub struct RetrievalSection {
     /// Rows whose gold came from the stored `gold` because the namespaces, the question or
     /// its `gt_sql` were unavailable (parser rule only; see [`GoldChooser`]).
     pub gold_fallback_rows: usize,
-    /// Curves (`k`, `ndcg`, `recall`, `all_required`, `precision`, `hit`, `mrr`).
+    /// Curves (`n_questions`: the ranking rows averaged; `k`, `ndcg`, `recall`,
+    /// `all_required`, `precision`, `hit`, `mrr`). Flattened, so `n_questions` is written
+    /// once (the section no longer repeats it: JSON with a duplicate key).
     #[serde(flatten)]
     pub curves: RetrievalCurves,
     /// k* distribution.
@@ -306,7 +306,6 @@ impl<'a> RetrievalSectionRun<'a> {
             .collect();
         let latencies: Vec<f64> = corpus.rankings.iter().filter_map(|r| r.latency_s).collect();
         RetrievalSection {
-            n_questions: rows.len(),
             universe_size: corpus
                 .rankings
                 .iter()
