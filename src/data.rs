@@ -235,6 +235,7 @@ pub async fn full_detail(
 }
 
 pub use loader::detail::CellDetail;
+pub use loader::queries::{ViewQuery, ask};
 
 /// Downloads and decodes the bundle at `url` on the main thread (the fallback of [`load`]).
 pub async fn load_bundle(url: String) -> Result<Loaded, LoadError> {

@@ -16,9 +16,12 @@ use leptos::wasm_split::SplitLoaderError;
 use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::{Manifest, MemoryEntries, V2Error};
 use runlens_core::import::{FailedImport, ImportOptions, Imported, InputFile};
-use runlens_core::metrics::gold_tables::StatementParses;
+use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
+
+use crate::loader::queries::ViewQuery;
 
 use crate::pages::{AuditView, FailuresView, GateView, RankingView, TrajectoryView};
+#[cfg_attr(not(feature = "split"), allow(unused_imports))]
 use crate::state::{Tab, UrlState};
 
 /// A future the chunk's code polls.
@@ -68,6 +71,17 @@ split_point! {
     }
 }
 split_point! {
+    /// The answer to a view's question, in the loader worker or the page (see
+    /// `crate::loader::queries`).
+    ranking: fn answer_query(
+        bundle: &Bundle,
+        matcher: &dyn Fn() -> Option<TableMatcher>,
+        query: &ViewQuery,
+    ) -> Vec<u8> {
+        crate::loader::queries::answer_json(bundle, matcher, query)
+    }
+}
+split_point! {
     /// The failures view.
     failures: fn failures_view(bundle: Arc<Bundle>) -> AnyView {
         view! { <FailuresView bundle=bundle /> }.into_any()
@@ -93,13 +107,8 @@ split_point! {
 }
 split_point! {
     /// What the page readies in idle time after the first view (see `pages::overview`).
-    warm_up: fn warm_up_task(
-        bundle: Arc<Bundle>,
-        effective: RwSignal<Arc<Bundle>>,
-        state: UrlState,
-        alive: Arc<AtomicBool>,
-    ) -> LocalTask<()> {
-        Box::pin(crate::pages::overview::warm_up(bundle, effective, state, alive))
+    warm_up: fn warm_up_task(bundle: Arc<Bundle>, alive: Arc<AtomicBool>) -> LocalTask<()> {
+        Box::pin(crate::pages::overview::warm_up(bundle, alive))
     }
 }
 split_point! {

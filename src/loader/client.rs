@@ -100,6 +100,14 @@ pub(super) struct State {
     pub(super) next_detail: u32,
 }
 
+impl State {
+    /// Whether the worker holds `bundle` (it sent a bundle with its content hash; re-labels
+    /// make new bundles with the same hash and change no ranking, cell or text).
+    pub(super) fn holds(&self, bundle: &Bundle) -> bool {
+        self.local.is_none() && !self.hash.is_empty() && self.hash == bundle.content_hash
+    }
+}
+
 thread_local! {
     pub(super) static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
     static NEXT_ID: RefCell<u64> = const { RefCell::new(0) };
@@ -331,10 +339,19 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
         }
         FromWorker::Failed { message, .. } => finish(state, Err(LoadError::Loader(message))),
         FromWorker::Verified { verify_ms } => record_verify_ms(verify_ms),
-        FromWorker::Detail { id } => {
+        FromWorker::Detail { id } | FromWorker::Answer { id, error: None } => {
             let resolve = state.borrow_mut().pending.remove(&id);
             if let Some(resolve) = resolve {
                 let _ = resolve.call1(&JsValue::NULL, &Uint8Array::from(body.as_slice()));
+            }
+        }
+        FromWorker::Answer {
+            id,
+            error: Some(message),
+        } => {
+            let resolve = state.borrow_mut().pending.remove(&id);
+            if let Some(resolve) = resolve {
+                let _ = resolve.call1(&JsValue::NULL, &JsValue::from_str(&message));
             }
         }
     }

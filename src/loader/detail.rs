@@ -7,7 +7,10 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::client::CURRENT;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::client::{CURRENT, State};
 use super::protocol::{self, ToWorker};
 use crate::data::LoadError;
 
@@ -52,6 +55,24 @@ pub async fn cell_detail(
         return Ok(CellDetail::of(&bundle, corpus, model, trace_id));
     }
     let worker = worker.ok_or_else(none)?;
+    let bytes = ask_worker(&worker, &state, |id| ToWorker::Detail {
+        id,
+        corpus: corpus.to_owned(),
+        model: model.to_owned(),
+        trace_id: trace_id.to_owned(),
+    })
+    .await?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| LoadError::Loader(format!("loader: a malformed cell detail ({e})")))
+}
+
+/// Sends the worker the request `head(id)` and waits for the answer's body (the answers to
+/// [`ToWorker::Detail`] and [`ToWorker::Query`]).
+pub(super) async fn ask_worker(
+    worker: &web_sys::Worker,
+    state: &Rc<RefCell<State>>,
+    head: impl FnOnce(u32) -> ToWorker,
+) -> Result<Vec<u8>, LoadError> {
     let id = {
         let mut s = state.borrow_mut();
         s.next_detail += 1;
@@ -62,13 +83,7 @@ pub async fn cell_detail(
     if let Some(resolve) = resolve_fn {
         state.borrow_mut().pending.insert(id, resolve);
     }
-    let head = ToWorker::Detail {
-        id,
-        corpus: corpus.to_owned(),
-        model: model.to_owned(),
-        trace_id: trace_id.to_owned(),
-    };
-    let (message, transfer) = protocol::encode(&head, None, &[]);
+    let (message, transfer) = protocol::encode(&head(id), None, &[]);
     worker
         .post_message_with_transfer(&message, &transfer)
         .map_err(|_| LoadError::Loader("the loader is not running".to_owned()))?;
@@ -77,13 +92,14 @@ pub async fn cell_detail(
         .map_err(|_| LoadError::Loader("the loader did not answer".to_owned()))?;
     if answer.is_null() {
         return Err(LoadError::Loader(
-            "another bundle was opened before the trajectory arrived".to_owned(),
+            "another bundle was opened before the answer arrived".to_owned(),
         ));
     }
-    let bytes = answer
+    if let Some(message) = answer.as_string() {
+        return Err(LoadError::Loader(message));
+    }
+    Ok(answer
         .dyn_into::<Uint8Array>()
         .map(|a| a.to_vec())
-        .unwrap_or_default();
-    serde_json::from_slice(&bytes)
-        .map_err(|e| LoadError::Loader(format!("loader: a malformed cell detail ({e})")))
+        .unwrap_or_default())
 }

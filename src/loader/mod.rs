@@ -15,6 +15,7 @@ pub mod prefetched;
 pub mod prestart;
 pub mod progress;
 pub mod protocol;
+pub mod queries;
 pub mod split;
 pub mod summary;
 pub mod v2;

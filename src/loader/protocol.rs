@@ -9,6 +9,7 @@ use runlens_core::bundle::Warning;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
+use super::queries::ViewQuery;
 use super::split::ChunkKey;
 use crate::data::{LoadStats, Progress};
 
@@ -33,6 +34,13 @@ pub enum ToWorker {
         model: String,
         /// Question key.
         trace_id: String,
+    },
+    /// Answer a view's question from the bundle the worker holds (see [`super::queries`]).
+    Query {
+        /// Request id, echoed in the answer.
+        id: u32,
+        /// The question.
+        query: ViewQuery,
     },
 }
 
@@ -95,6 +103,14 @@ pub enum FromWorker {
     Detail {
         /// The request id.
         id: u32,
+    },
+    /// Answer to [`ToWorker::Query`] (`body`: JSON of the query's answer).
+    Answer {
+        /// The request id.
+        id: u32,
+        /// Why there is no answer (then there is no body).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        error: Option<String>,
     },
 }
 

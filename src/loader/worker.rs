@@ -4,6 +4,7 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
@@ -16,12 +17,17 @@ use super::detail::CellDetail;
 use super::digest::verify_bundle_fast;
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
+use super::queries::ViewQuery;
 use super::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
 use crate::data::{BundleRequest, now_ms};
 use crate::yield_now::yield_now;
 
 thread_local! {
     static FULL: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
+    /// The gold SQL's parses once found (the parser rule's answers use them).
+    static PARSES: RefCell<Option<Arc<StatementParses>>> = const { RefCell::new(None) };
+    /// Questions that came before the bundle was in.
+    static WAITING: RefCell<Vec<(u32, ViewQuery)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Entry point of the worker (`start_loader_worker` in src/main.rs): installs the message
@@ -85,6 +91,33 @@ fn handle(ev: &MessageEvent) {
             });
             post(&FromWorker::Detail { id }, Some(&json));
         }
+        ToWorker::Query { id, query } => match FULL.with_borrow(Clone::clone) {
+            Some(bundle) => wasm_bindgen_futures::spawn_local(answer(bundle, id, query)),
+            None => WAITING.with_borrow_mut(|w| w.push((id, query))),
+        },
+    }
+}
+
+/// Answers a view's question about the bundle this worker holds.
+async fn answer(bundle: Rc<Bundle>, id: u32, query: ViewQuery) {
+    let matcher = || {
+        let m = (!bundle.body.namespaces.is_empty())
+            .then(|| TableMatcher::new(&bundle.body.namespaces).ok())
+            .flatten()?;
+        Some(match PARSES.with_borrow(Clone::clone) {
+            Some(p) => m.with_parses(p),
+            None => m,
+        })
+    };
+    match crate::split_points::split_call!(answer_query(&bundle, &matcher, &query)) {
+        Ok(json) => post(&FromWorker::Answer { id, error: None }, Some(&json)),
+        Err(e) => post(
+            &FromWorker::Answer {
+                id,
+                error: Some(e.to_string()),
+            },
+            None,
+        ),
     }
 }
 
@@ -143,6 +176,9 @@ async fn run(request: BundleRequest) {
     }
     let bundle = Rc::new(bundle);
     FULL.set(Some(bundle.clone()));
+    for (id, query) in WAITING.take() {
+        wasm_bindgen_futures::spawn_local(answer(bundle.clone(), id, query));
+    }
     // Without the parser's chunk the page keeps the harness rule only (as for a bundle
     // without namespaces).
     let parses = match crate::split_points::split_call!(gold_parses_task(bundle.clone())) {
@@ -153,6 +189,7 @@ async fn run(request: BundleRequest) {
         &FromWorker::GoldParses,
         Some(&serde_json::to_vec(&parses).unwrap_or_default()),
     );
+    PARSES.set(parses.map(Arc::new));
     if stats.imported {
         return;
     }

@@ -16,7 +16,6 @@ use crate::components::{
 use crate::data::LoadStats;
 use crate::loader::summary::Summary;
 use crate::pages::LeaderboardView;
-use crate::pages::ranking::prefetch_view;
 use crate::pages::relabel::OverridesBar;
 use crate::state::{OverridesState, Tab, UrlState};
 use crate::yield_now::{mounted_flag, yield_idle};
@@ -67,9 +66,7 @@ pub fn Overview(
         yield_idle().await;
         if alive.load(Ordering::Relaxed) {
             // Without its chunk there is nothing to warm; the views say so when opened.
-            if let Ok(task) =
-                crate::split_points::split_call!(warm_up_task(bundle, effective, state, alive))
-            {
+            if let Ok(task) = crate::split_points::split_call!(warm_up_task(bundle, alive)) {
                 task.await;
             }
         }
@@ -174,18 +171,12 @@ fn release_focus_in_main() {
     }
 }
 
-/// Compiles what opening a trajectory or the ranking view needs (the bundle's namespace
-/// matcher and its rules config, ~25 ms each) in idle tasks, after the first view is built,
-/// so that the first open does not pay for it; then, unless the ranking view is the one
-/// shown, what opening it would compute (small corpora; see `ranking::prefetch_view`).
-/// Runs in the `warm_up` chunk of a split build, fetched in the idle time after the first
-/// view; `alive` is cleared when the overview leaves.
-pub async fn warm_up(
-    bundle: Arc<Bundle>,
-    effective: RwSignal<Arc<Bundle>>,
-    state: UrlState,
-    alive: Arc<AtomicBool>,
-) {
+/// Compiles what opening a trajectory needs (the bundle's namespace matcher and its rules
+/// config, ~25 ms each) in idle tasks, after the first view is built, so that the first open
+/// does not pay for it. (The ranking view's numbers come from the loader worker: nothing to
+/// ready here.) Runs in the `warm_up` chunk of a split build, fetched in the idle time after
+/// the first view; `alive` is cleared when the overview leaves.
+pub async fn warm_up(bundle: Arc<Bundle>, alive: Arc<AtomicBool>) {
     let left = || !alive.load(Ordering::Relaxed);
     let _ = bundle_matcher(&bundle);
     yield_idle().await;
@@ -194,24 +185,5 @@ pub async fn warm_up(
     }
     if let Some(rules) = &bundle.body.rules {
         let _ = compiled_rules(rules);
-    }
-    yield_idle().await;
-    if left() {
-        return;
-    }
-    let Some(shown) = effective.try_get_untracked() else {
-        return;
-    };
-    let s = state.with_untracked(Clone::clone);
-    if s.tab != Tab::Ranking {
-        // Stops if the overview leaves or re-labels replace the bundle.
-        let this = shown.clone();
-        let current = move || {
-            alive.load(Ordering::Relaxed)
-                && effective
-                    .try_with_untracked(|b| Arc::ptr_eq(b, &this))
-                    .unwrap_or(false)
-        };
-        prefetch_view(shown, s, current).await;
     }
 }

@@ -1,5 +1,7 @@
-//! The ranking view on a corpus large enough to be built in slices (cache.rs: more than
-//! 200,000 ranked tables), and its per-bundle cache across mounts.
+//! The ranking view: its numbers are answers to its questions (`runlens_web::data::ask`;
+//! without a loader worker, as here, the page answers them with the worker's code), on a
+//! corpus of 210,000 ranked tables and on small ones; the parser rule from the loader's
+//! gold parses; the question panel asking for one question in full.
 
 use std::sync::Arc;
 
@@ -92,10 +94,10 @@ fn question_count(host: &web_sys::HtmlElement) -> String {
 }
 
 #[wasm_bindgen_test]
-async fn a_large_corpus_is_built_in_slices_then_cached_across_mounts() {
+async fn a_large_corpus_is_answered_then_the_answer_is_shown() {
     let b = Arc::new(big());
     let host = mount(b.clone());
-    // Built in slices: wait (at most 60 s) until the headline and the table are there.
+    // Answered off the mounting task: wait (at most 60 s) for the headline and the table.
     let mut waited = 0;
     while (metric(&host, "recall@10").is_none() || rows_shown(&host) == 0) && waited < 60_000 {
         sleep(20).await;
@@ -128,11 +130,15 @@ async fn a_large_corpus_is_built_in_slices_then_cached_across_mounts() {
             .unwrap()
             .is_none()
     );
-    // A second mount of the same bundle finds everything cached: values after one tick.
+    // A second mount of the same bundle shows the same numbers (its answerer keeps the
+    // gold sets).
     let again = mount(b);
-    leptos::task::tick().await;
+    let mut waited = 0;
+    while metric(&again, "recall@10").is_none() && waited < 60_000 {
+        sleep(20).await;
+        waited += 20;
+    }
     assert_eq!(metric(&again, "recall@10"), Some(7.0 / 300.0));
-    assert_eq!(rows_shown(&again), 22);
 }
 
 #[wasm_bindgen_test]
@@ -231,34 +237,29 @@ fn mount_with(b: Arc<Bundle>, state: ViewState) -> (web_sys::HtmlElement, UrlSta
     (host, url)
 }
 
+async fn wait_for_metric(host: &web_sys::HtmlElement, name: &str, want: f64) -> Option<f64> {
+    let mut waited = 0;
+    while metric(host, name) != Some(want) && waited < 10_000 {
+        sleep(10).await;
+        waited += 10;
+    }
+    metric(host, name)
+}
+
 #[wasm_bindgen_test]
-async fn the_view_waits_in_slices_for_the_workers_gold_parses_then_answers_from_them() {
+async fn the_parser_rule_is_answered_from_the_loaders_gold_parses() {
     use runlens_core::metrics::gold_tables::{GoldRule, StatementParses};
-    use runlens_web::bundle_matcher::{
-        bundle_matcher, expect_parses, install_parses, parses_pending,
-    };
+    use runlens_web::bundle_matcher::{bundle_matcher, expect_parses, install_parses};
     let b = Arc::new(comma_join());
-    expect_parses(&b.content_hash);
-    assert!(parses_pending(&b));
     let state = ViewState {
         tab: Tab::Ranking,
         corpus: Some("c".into()),
         k: 1,
         ..ViewState::default()
     };
-    let (host, url) = mount_with(b.clone(), state);
-    // Pending parses: not built in the mount's task (that would parse the SQL here).
-    assert_eq!(metric(&host, "recall@1"), None);
-    let mut waited = 0;
-    while metric(&host, "recall@1").is_none() && waited < 10_000 {
-        sleep(10).await;
-        waited += 10;
-    }
-    // Harness rule: gold {crm.a}, ranked first.
-    assert_eq!(metric(&host, "recall@1"), Some(1.0));
-
-    // The worker's parses arrive. A recorded outcome parsing would never give (crm.c)
-    // proves the parser rule now answers from them: gold {crm.c}, at rank 2.
+    // The loader's parses: a recorded outcome parsing would never give (crm.c) proves the
+    // answer comes from them.
+    expect_parses(&b.content_hash);
     let mut parses = StatementParses::of_gold_sql(&b.body).unwrap();
     assert_eq!(
         parses.statements["SELECT 1 FROM crm.a x, crm.b y"],
@@ -269,94 +270,63 @@ async fn the_view_waits_in_slices_for_the_workers_gold_parses_then_answers_from_
         Some(vec!["crm.c".into()]),
     );
     install_parses(&b.content_hash, parses);
-    assert!(!parses_pending(&b));
     assert!(bundle_matcher(&b).is_some_and(|m| m.has_parses()));
+    let (host, url) = mount_with(b.clone(), state);
+    // Harness rule: gold {crm.a}, ranked first.
+    assert_eq!(wait_for_metric(&host, "recall@1", 1.0).await, Some(1.0));
     url.push(|s| s.gold = GoldRule::Parser);
-    leptos::task::tick().await;
-    // Not pending and small: built at once. Parsing here would give gold {crm.a, crm.b}
-    // and recall@1 = 1/2; the recorded crm.c (rank 2) gives 0.
-    assert_eq!(metric(&host, "recall@1"), Some(0.0));
+    // Parsing here would give gold {crm.a, crm.b} and recall@1 = 1/2; the recorded crm.c
+    // (rank 2) gives 0.
+    assert_eq!(wait_for_metric(&host, "recall@1", 0.0).await, Some(0.0));
 }
 
 #[wasm_bindgen_test]
-async fn the_other_gold_rule_is_built_in_idle_time_before_the_switch() {
+async fn without_the_loaders_parses_the_parser_rule_parses_the_gold_sql() {
     use runlens_core::metrics::gold_tables::GoldRule;
-    use runlens_web::pages::ranking::cache::{cached_inputs, cached_section};
-    let b = comma_join_asking("Accounts and contacts, prefetched?");
+    let b = comma_join_asking("Accounts and contacts, parsed here?");
     let state = ViewState {
         tab: Tab::Ranking,
         corpus: Some("c".into()),
         k: 1,
+        gold: GoldRule::Parser,
         ..ViewState::default()
     };
-    let parser_opts = ReportOptions {
-        k_max: 1,
-        gold_rule: GoldRule::Parser,
-        confidence_threshold: state.threshold,
-        ..ReportOptions::default()
-    };
-    let parser = (Some("c".to_string()), GoldRule::Parser);
-    let doc = document();
-    let host: web_sys::HtmlElement = doc.create_element("div").unwrap().unchecked_into();
-    doc.body().unwrap().append_child(&host).unwrap();
-    let url = UrlState::detached(state);
-    let view = {
-        let b = b.clone();
-        leptos::mount::mount_to(host.clone(), move || {
-            provide_context(url);
-            view! { <RankingView bundle=b.clone() /> }
-        })
-    };
-    // Harness rule, built at once: gold {crm.a}, ranked first.
-    assert_eq!(metric(&host, "recall@1"), Some(1.0));
-    // The parser rule is not built in the mounting task …
-    assert!(cached_inputs(&b, &parser).is_none());
-    // … but in the idle tasks after it.
-    let mut waited = 0;
-    // Three idle waits of up to 2 s each on a busy machine.
-    while cached_section(&b, &parser, &parser_opts).is_none() && waited < 20_000 {
-        sleep(10).await;
-        waited += 10;
-    }
-    assert!(cached_inputs(&b, &parser).is_some());
-    assert!(cached_section(&b, &parser, &parser_opts).is_some());
-    url.push(|s| s.gold = GoldRule::Parser);
-    leptos::task::tick().await;
+    let (host, _) = mount_with(b, state);
     // Parsed gold {crm.a, crm.b}; crm.a is ranked first: recall@1 = 1/2.
-    assert_eq!(metric(&host, "recall@1"), Some(0.5));
-    // Unmounted: its idle work must not touch the caches while later tests run.
-    drop(view);
+    assert_eq!(wait_for_metric(&host, "recall@1", 0.5).await, Some(0.5));
 }
 
 #[wasm_bindgen_test]
-async fn prefetching_the_view_caches_what_opening_it_computes() {
-    use runlens_core::metrics::gold_tables::GoldRule;
-    use runlens_web::pages::ranking::cache::{cached_inputs, cached_rows, cached_section};
-    use runlens_web::pages::ranking::prefetch_view;
-    let b = comma_join_asking("Accounts and contacts, opened later?");
-    // The leaderboard is shown; `corpus=` names no ranked corpus, so the only one is used.
+async fn the_open_question_is_asked_for_in_full() {
+    // The list's rows carry no per-table scores; the panel asks for the question's and
+    // shows every ranked table with its P(yes).
+    let b = comma_join_asking("Accounts and contacts, opened?");
     let state = ViewState {
-        tab: Tab::Leaderboard,
-        corpus: Some("elsewhere".into()),
-        k: 3,
-        threshold: 0.25,
+        tab: Tab::Ranking,
+        corpus: Some("c".into()),
+        question: Some("q1".into()),
         ..ViewState::default()
     };
-    let key = (Some("c".to_string()), GoldRule::Harness);
-    let opts = ReportOptions {
-        k_max: 3,
-        confidence_threshold: 0.25,
-        ..ReportOptions::default()
+    let (host, _) = mount_with(b, state);
+    let tables = |host: &web_sys::HtmlElement| -> Vec<String> {
+        let list = host
+            .query_selector_all("[data-testid='question-scores'] tbody tr")
+            .unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i))
+            .map(|n| n.text_content().unwrap_or_default())
+            .collect()
     };
-    // Abandoned at once: nothing is built.
-    prefetch_view(b.clone(), state.clone(), || false).await;
-    assert!(cached_inputs(&b, &key).is_none());
-    prefetch_view(b.clone(), state, || true).await;
-    assert!(cached_inputs(&b, &key).is_some());
-    assert!(cached_rows(&b, &key, 0.25).is_some());
-    let section = cached_section(&b, &key, &opts).unwrap();
-    // Harness gold {crm.a}, ranked first of three: recall@1..3 = 1.
-    assert_eq!(section.curves.recall, vec![1.0, 1.0, 1.0]);
+    let mut waited = 0;
+    while tables(&host).is_empty() && waited < 10_000 {
+        sleep(10).await;
+        waited += 10;
+    }
+    let rows = tables(&host);
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for (row, table) in rows.iter().zip(["crm.a", "crm.c", "crm.b"]) {
+        assert!(row.contains(table) && row.contains("0.9"), "{row}");
+    }
 }
 
 /// The value a `<select>` shows (`None` while it is not in the page).

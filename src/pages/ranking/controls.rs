@@ -3,21 +3,12 @@
 
 use leptos::prelude::*;
 use runlens_core::metrics::gold_tables::GoldRule;
+use runlens_core::metrics::ranking_view::shown_corpus;
 
 use crate::state::UrlState;
 
 /// The corpus choice value meaning "every corpus pooled".
 pub const ALL_CORPORA: &str = "";
-
-/// The corpus the ranking view shows for the `chosen` one: it if it has rankings, else the
-/// only one with rankings, else all pooled (`None`).
-pub fn shown_corpus(names: &[String], chosen: Option<String>) -> Option<String> {
-    match chosen {
-        Some(c) if names.contains(&c) => Some(c),
-        _ if names.len() == 1 => names.first().cloned(),
-        _ => None,
-    }
-}
 
 /// Corpus select, K slider (1..=`k_limit`), threshold slider and gold-rule switch.
 #[component]
@@ -60,7 +51,7 @@ pub fn RankingControls(
     let names = StoredValue::new(corpora.clone());
     let shown = move || {
         let chosen = state.with(|s| s.corpus.clone());
-        names.with_value(|n| shown_corpus(n, chosen).unwrap_or_default())
+        names.with_value(|n| shown_corpus(n, chosen.as_deref()).unwrap_or_default())
     };
     view! {
         <form class="controls" on:submit=|ev| ev.prevent_default() aria-label="Ranking settings">

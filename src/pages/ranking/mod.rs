@@ -3,7 +3,6 @@
 //! recomputed by `runlens-core` (the code behind `runlens metrics`) whenever k, the
 //! threshold, the gold definition or the corpus changes.
 
-pub mod cache;
 mod controls;
 mod curves_table;
 mod question_panel;
@@ -11,31 +10,26 @@ mod question_table;
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use runlens_charts::{
     AnyLayout, CurveChart, CurveLayout, KStarChart, Marker, Palette, Series, Theme,
 };
-use runlens_core::bundle::{Bundle, Corpus, RankingRow};
+use runlens_core::bundle::{Bundle, RankingRow};
 use runlens_core::csv::to_csv;
 use runlens_core::metrics::curves::{QuestionRanking, RetrievalCurves};
 use runlens_core::metrics::gold_tables::GoldRule;
-use runlens_core::metrics::question_rows::QuestionRow;
-use runlens_core::metrics::report::ReportOptions;
-use runlens_core::metrics::report_retrieval::{
-    RetrievalInputs, RetrievalSection, retrieval_section_with,
-};
+use runlens_core::metrics::ranking_view::{POOLED, RankingAnswer, RankingQuery};
+use runlens_core::metrics::report_retrieval::RetrievalSection;
 use wasm_bindgen::JsCast;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
+use crate::data::{ViewQuery, ask};
 use crate::state::{UrlState, ViewState};
 use crate::theme::chart_theme;
-use crate::yield_now::mounted_flag;
-use cache::InputsKey;
 use controls::RankingControls;
-pub use controls::shown_corpus;
 use curves_table::CurvesTable;
 use question_panel::QuestionPanel;
 use question_table::QuestionTable;
@@ -89,322 +83,78 @@ pub fn curve_chart(title: String, curves: &RetrievalCurves, theme: Theme) -> Cur
     }
 }
 
-/// What the view shows of a bundle for a view state: which corpus, the largest k, whether
-/// the parser rule can be chosen (shared by the view and [`prefetch_view`]).
-struct Scope {
-    /// Corpora with ranking rows.
-    names: Vec<String>,
-    /// The largest k on the slider.
-    k_limit: usize,
-    /// Namespaces and gold SQL exist.
-    parser_available: bool,
-}
-
-impl Scope {
-    fn of(bundle: &Bundle) -> Scope {
-        let with_rows: Vec<&Corpus> = bundle
-            .body
-            .corpora
-            .iter()
-            .filter(|c| !c.rankings.is_empty())
-            .collect();
-        Scope {
-            names: with_rows.iter().map(|c| c.name.clone()).collect(),
-            k_limit: with_rows
-                .iter()
-                .flat_map(|c| c.rankings.iter().map(|r| r.ranked.len()))
-                .max()
-                .unwrap_or(0)
-                .max(bundle.body.universe.len())
-                .max(1),
-            parser_available: !bundle.body.namespaces.is_empty()
-                && with_rows
-                    .iter()
-                    .any(|c| c.questions.iter().any(|q| !q.gt_sql.is_empty())),
-        }
-    }
-
-    /// The corpus shown for the `chosen` one: it if it has rankings, else the only one with
-    /// rankings, else all pooled (`None`).
-    fn corpus(&self, chosen: Option<String>) -> Option<String> {
-        shown_corpus(&self.names, chosen)
-    }
-
-    fn options(&self, s: &ViewState) -> ReportOptions {
-        ReportOptions {
-            k_max: s.k.clamp(1, self.k_limit),
-            gold_rule: s.gold,
-            confidence_threshold: s.threshold,
-            ..ReportOptions::default()
-        }
+/// The question the view asks for state `s`.
+fn query_of(s: &ViewState) -> RankingQuery {
+    RankingQuery {
+        corpus: s.corpus.clone(),
+        gold: s.gold,
+        k: s.k,
+        threshold: s.threshold,
     }
 }
 
-/// Builds and caches, in idle tasks, what opening the ranking view in state `s` would compute
-/// (small corpora only; see [`cache::prefetch`]): the overview calls it after the first view is
-/// shown, so the first open of the view only renders. Stops when `current()` turns false.
-pub async fn prefetch_view(bundle: Arc<Bundle>, s: ViewState, current: impl Fn() -> bool) {
-    let scope = Scope::of(&bundle);
-    if scope.names.is_empty() {
-        return;
-    }
-    let key = (scope.corpus(s.corpus.clone()), s.gold);
-    cache::prefetch(bundle, key, scope.options(&s), current).await;
-}
-
-/// The table-ranking view.
+/// The table-ranking view. Its numbers come from the data's owner ([`ask`]: the loader
+/// worker, which holds the ranking rows; the page never does), asked again whenever the
+/// corpus, k, threshold or gold rule changes; the last answer stays shown until the next.
 #[component]
 pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
-    let scope = Scope::of(&bundle);
-    if scope.names.is_empty() {
-        return view! {
-            <section class="ranking" data-testid="ranking-view">
-                <h2>"Table ranking"</h2>
-                <p>"This bundle has no table-ranking rows (out/schema_retrieval.jsonl)."</p>
-            </section>
-        }
-        .into_any();
-    }
-    let (k_limit, parser_available) = (scope.k_limit, scope.parser_available);
-    let corpora = scope.names.clone();
-    let body = StoredValue::new(bundle.clone());
-    let scope = StoredValue::new(scope);
-    // The corpus shown: the chosen one if it has rankings, else all (or the only one).
-    let corpus_name =
-        Memo::new(move |_| state.with(|s| scope.with_value(|sc| sc.corpus(s.corpus.clone()))));
-    let options = Memo::new(move |_| state.with(|s| scope.with_value(|sc| sc.options(s))));
-    // Gold sets (the SQL parsing) depend only on the corpus and the gold rule; k and the
-    // threshold reuse them. They and the question rows are cached per bundle (cache.rs) and,
-    // on large corpora, built in slices that yield to the browser.
-    let gold_rule = Memo::new(move |_| options.with(|o| o.gold_rule));
-    let threshold = Memo::new(move |_| options.with(|o| o.confidence_threshold));
-    let key = Memo::new(move |_| (corpus_name.get(), gold_rule.get()));
-    let progress = RwSignal::new(None::<(usize, usize)>);
-    let alive = mounted_flag();
-    let (inputs, rows) = builds(body, key, threshold, progress, alive.clone());
-    // What the section is computed from: the bundle, key, inputs and options, while the
-    // inputs shown are the current key's.
-    let section_inputs = move || {
-        let opts = options.get();
-        let inputs = inputs.get()?;
-        let k = key.get();
-        let b = body.get_value();
-        let own = cache::cached_inputs(&b, &k).is_some_and(|c| Arc::ptr_eq(&c, &inputs));
-        let small = cache::with_corpus(&b, k.0.as_deref(), |c| cache::is_small(&b, c));
-        own.then_some((b, k, inputs, opts, small.unwrap_or(true)))
-    };
-    // Bumped when a section built in slices lands in the cache.
-    let section_built = RwSignal::new(0u64);
-    let section_progress = RwSignal::new(None::<(usize, usize)>);
-    // The section of the current key, k and threshold (cached per bundle): at once on small
-    // corpora; on large ones built in slices by the effect below.
-    let section = Memo::new(move |_| {
-        section_built.track();
-        let (b, k, inputs, opts, small) = section_inputs()?;
-        if let Some(hit) = cache::cached_section(&b, &k, &opts) {
-            return Some(hit);
-        }
-        if !small {
-            return None;
-        }
-        cache::section(&b, &k, &opts, || {
-            cache::with_corpus(&b, k.0.as_deref(), |c| {
-                retrieval_section_with(&b.body, c, &inputs, &opts)
-            })
-        })
-    });
-    let generation = Arc::new(AtomicUsize::new(0));
-    let section_alive = alive.clone();
+    let query = Memo::new(move |_| state.with(query_of));
+    let answer = RwSignal::new(None::<Result<Arc<RankingAnswer>, String>>);
+    let waiting = RwSignal::new(true);
+    let asked = Arc::new(AtomicUsize::new(0));
+    let bundle = StoredValue::new(bundle);
     Effect::new(move |_| {
-        let alive = &section_alive;
-        let wanted = section_inputs();
-        let mine = generation.fetch_add(1, Ordering::Relaxed) + 1;
-        section_progress.set(None);
-        let Some((b, k, inputs, opts, false)) = wanted else {
-            return;
-        };
-        if section.with_untracked(Option::is_some) {
-            return;
-        }
-        let (generation, alive) = (generation.clone(), alive.clone());
-        let current =
-            move || alive.load(Ordering::Relaxed) && generation.load(Ordering::Relaxed) == mine;
-        section_progress.set(Some((0, 1)));
+        let q = query.get();
+        let mine = asked.fetch_add(1, Ordering::Relaxed) + 1;
+        let asked = asked.clone();
+        waiting.set(true);
+        let b = bundle.get_value();
         spawn_local(async move {
-            let report = |done, total| {
-                if current() {
-                    section_progress.set(Some((done, total)));
-                }
-            };
-            let built = cache::section_in_steps(b, k, inputs, opts, &current, report).await;
-            if built.is_some() && current() {
-                section_progress.set(None);
-                section_built.update(|n| *n += 1);
+            let got = ask::<RankingAnswer>(&b, ViewQuery::Ranking(q)).await;
+            // A newer question's answer wins; a view that left takes nothing.
+            if asked.load(Ordering::Relaxed) == mine {
+                answer.try_set(Some(got.map(Arc::new).map_err(|e| e.to_string())));
+                waiting.try_set(false);
             }
         });
     });
-    // In idle time after each change, the other gold rule's inputs, rows and section for the
-    // same corpus, k and threshold (small corpora only): the gold switch then only renders.
-    let prefetched = Arc::new(AtomicUsize::new(0));
-    Effect::new(move |_| {
-        let (k, opts) = (key.get(), options.get());
-        if !parser_available {
-            return;
-        }
-        let other = match k.1 {
-            GoldRule::Harness => GoldRule::Parser,
-            GoldRule::Parser => GoldRule::Harness,
-        };
-        let mine = prefetched.fetch_add(1, Ordering::Relaxed) + 1;
-        let (prefetched, alive) = (prefetched.clone(), alive.clone());
-        let current =
-            move || alive.load(Ordering::Relaxed) && prefetched.load(Ordering::Relaxed) == mine;
-        let Some(b) = body.try_get_value() else {
-            return;
-        };
-        let opts = ReportOptions {
-            gold_rule: other,
-            ..opts
-        };
-        spawn_local(cache::prefetch(b, (k.0, other), opts, current));
+    let ok = move || answer.with(|a| a.as_ref().and_then(|r| r.as_ref().ok()).cloned());
+    // Changes once per bundle: the controls are built once (a slider keeps its focus).
+    let scope = Memo::new(move |_| ok().map(|a| a.scope.clone()));
+    let section = Memo::new(move |_| {
+        ok().and_then(|a| {
+            let label = a.shown.clone().unwrap_or_else(|| POOLED.into());
+            a.section.clone().map(|s| (s, label))
+        })
     });
-    let cells = Callback::new(move |trace: String| {
-        let chosen = corpus_name.get_untracked();
-        body.with_value(|b| question_cells(b, chosen.as_deref(), &trace))
-    });
-    let rows = Signal::derive(move || rows.get());
+    let rows = Memo::new(move |_| ok().map(|a| Arc::new(a.rows.clone())).unwrap_or_default());
+    let error = move || answer.with(|a| a.as_ref().and_then(|r| r.as_ref().err()).cloned());
     view! {
         <section class="ranking" data-testid="ranking-view">
             <h2>"Table ranking"</h2>
-            <RankingControls corpora=corpora k_limit=k_limit parser_available=parser_available />
-            {move || progress.get().or_else(|| section_progress.get()).map(|(done, total)| view! {
-                <p class="notice" role="status" data-testid="ranking-progress">
-                    {format!("Computing the rankings… {done} of {total}")}
-                </p>
+            {move || scope.get().map(|sc| if sc.names.is_empty() {
+                view! {
+                    <p>"This bundle has no table-ranking rows (out/schema_retrieval.jsonl)."</p>
+                }.into_any()
+            } else {
+                view! {
+                    <RankingControls corpora=sc.names k_limit=sc.k_limit parser_available=sc.parser_available />
+                }.into_any()
             })}
-            {move || section.get().map(|s| {
-                let label = corpus_name.get().unwrap_or_else(|| "all corpora".into());
-                view! { <SectionView section=s corpus=label /> }
+            <Show when=move || waiting.get() && scope.with(|s| s.as_ref().is_none_or(|s| !s.names.is_empty()))>
+                <p class="notice" role="status" data-testid="ranking-progress">"Computing the rankings…"</p>
+            </Show>
+            {move || error().map(|e| view! {
+                <p class="error" role="alert" data-testid="ranking-error">{format!("The rankings could not be computed: {e}")}</p>
             })}
-            <QuestionPanel rows=rows cells=cells />
-            <QuestionTable rows=rows />
+            {move || section.get().map(|(s, label)| view! { <SectionView section=s corpus=label /> })}
+            <Show when=move || scope.with(|s| s.as_ref().is_some_and(|s| !s.names.is_empty()))>
+                <QuestionPanel bundle=bundle.get_value() query=query rows=rows />
+                <QuestionTable rows=rows />
+            </Show>
         </section>
     }
-    .into_any()
-}
-
-/// `(corpus, model, outcome)` of every cell on question `trace` in the chosen corpus (or all).
-fn question_cells(b: &Bundle, corpus: Option<&str>, trace: &str) -> Vec<(String, String, String)> {
-    let mut out = Vec::new();
-    for c in b
-        .body
-        .corpora
-        .iter()
-        .filter(|c| corpus.is_none_or(|n| c.name == n))
-    {
-        for row in c.results.iter().filter(|r| r.trace_id == trace) {
-            for (model, cell) in &row.candidates {
-                if let Some(cell) = cell {
-                    let outcome = cell.outcome().map_or("unscored", |o| o.as_str());
-                    out.push((c.name.clone(), model.clone(), outcome.to_owned()));
-                }
-            }
-        }
-    }
-    out
-}
-
-type InputsSignal = RwSignal<Option<Arc<RetrievalInputs>>>;
-type RowsSignal = RwSignal<Arc<Vec<QuestionRow>>>;
-
-/// The inputs and question rows of the current key and threshold: from the cache, built at
-/// once for small corpora, else built in slices (`progress` shows how far; a newer key or
-/// threshold, or leaving the view, abandons an older build).
-fn builds(
-    body: StoredValue<Arc<Bundle>>,
-    key: Memo<InputsKey>,
-    threshold: Memo<f64>,
-    progress: RwSignal<Option<(usize, usize)>>,
-    alive: Arc<AtomicBool>,
-) -> (InputsSignal, RowsSignal) {
-    let inputs = RwSignal::new(None::<Arc<RetrievalInputs>>);
-    let rows = RwSignal::new(Arc::new(Vec::<QuestionRow>::new()));
-    let generation = Arc::new(AtomicUsize::new(0));
-    let small = move |k: &InputsKey| {
-        body.with_value(|b| cache::with_corpus(b, k.0.as_deref(), |c| cache::is_small(b, c)))
-            .unwrap_or(true)
-    };
-    // What `inputs` and `rows` hold now.
-    let loaded = StoredValue::new(None::<(InputsKey, f64)>);
-    let sync = move |k: &InputsKey, t: f64| {
-        let b = body.get_value();
-        if let Some(i) = cache::inputs_now(&b, k) {
-            rows.set(cache::rows_now(&b, k, &i, t));
-            inputs.set(Some(i));
-        }
-        loaded.set_value(Some((k.clone(), t)));
-        progress.set(None);
-    };
-    let ready = move |k: &InputsKey, t: f64| {
-        let b = body.get_value();
-        cache::cached_inputs(&b, k).is_some() && cache::cached_rows(&b, k, t).is_some()
-    };
-    // At mount: cached or small, at once (no empty first frame).
-    let (k0, t0) = (key.get_untracked(), threshold.get_untracked());
-    if ready(&k0, t0) || small(&k0) {
-        sync(&k0, t0);
-    }
-    Effect::new(move |_| {
-        let (k, t) = (key.get(), threshold.get());
-        let now = Some((k.clone(), t));
-        if loaded.with_value(|l| *l == now) {
-            return;
-        }
-        if ready(&k, t) || small(&k) {
-            generation.fetch_add(1, Ordering::Relaxed);
-            sync(&k, t);
-            return;
-        }
-        let b = body.get_value();
-        let mine = generation.fetch_add(1, Ordering::Relaxed) + 1;
-        let (generation, alive) = (generation.clone(), alive.clone());
-        let current =
-            move || alive.load(Ordering::Relaxed) && generation.load(Ordering::Relaxed) == mine;
-        if cache::cached_inputs(&b, &k).is_none() {
-            inputs.set(None);
-        }
-        progress.set(Some((0, 1)));
-        spawn_local(async move {
-            let report = |done, total| {
-                if current() {
-                    progress.set(Some((done, total)));
-                }
-            };
-            let Some(i) = cache::inputs_in_steps(b.clone(), k.clone(), &current, report).await
-            else {
-                return;
-            };
-            if !current() {
-                return;
-            }
-            inputs.set(Some(i.clone()));
-            let report = |done, total| {
-                if current() {
-                    progress.set(Some((done, total)));
-                }
-            };
-            let Some(r) = cache::rows_in_steps(b, k, i, t, &current, report).await else {
-                return;
-            };
-            if current() {
-                rows.set(r);
-                loaded.set_value(now);
-                progress.set(None);
-            }
-        });
-    });
-    (inputs, rows)
 }
 
 /// Headline numbers, curves (hover for exact values), their exact-value table and the k*

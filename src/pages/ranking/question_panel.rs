@@ -3,15 +3,20 @@
 //! in-loop gate would use.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
+use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gate_preview::gate_preview;
 use runlens_core::metrics::question_rows::QuestionRow;
+use runlens_core::metrics::ranking_view::{QuestionAnswer, RankingQuery};
 use runlens_core::metrics::report::ReportOptions;
 
 use runlens_charts::{AnyChart, ProbabilityBar, ProbabilityChart};
 
 use crate::components::{ChartCanvas, ExportButtons, MetricValue, caption};
+use crate::data::{ViewQuery, ask};
 use crate::pages::relabel::RerankPanel;
 use crate::state::{OverridesState, UrlState};
 use crate::theme::chart_theme;
@@ -19,25 +24,52 @@ use crate::theme::chart_theme;
 /// A cell of the open question: `(corpus, model key, outcome)`.
 pub type CellLink = (String, String, String);
 
-/// The open question, or nothing when `question=` names no row of the current corpus.
+/// The open question (asked of the data's owner in full: its row with every table's
+/// score, and its cells), or a notice when `question=` names no row of the shown corpus.
 #[component]
 pub fn QuestionPanel(
-    /// Every question row of the current corpus under the current gold rule and threshold.
+    /// The bundle the view shows.
+    bundle: Arc<Bundle>,
+    /// The view's choices (corpus, gold rule, threshold).
+    query: Memo<RankingQuery>,
+    /// Every question row of the shown corpus (to know at once whether the id is one).
     #[prop(into)]
     rows: Signal<Arc<Vec<QuestionRow>>>,
-    /// The question's cells as `(corpus, model, outcome)`, each opening its trajectory.
-    #[prop(optional)]
-    cells: Option<Callback<String, Vec<CellLink>>>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let current = Memo::new(move |_| {
-        let id = state.with(|s| s.question.clone())?;
-        rows.with(|r| r.iter().find(|q| q.trace_id == id).cloned())
+    let id = Memo::new(move |_| state.with(|s| s.question.clone()));
+    let known = Memo::new(move |_| {
+        let id = id.get()?;
+        rows.with(|r| r.iter().any(|q| q.trace_id == id))
+            .then_some(id)
     });
+    let answer = RwSignal::new(None::<(String, QuestionAnswer)>);
+    let asked = Arc::new(AtomicUsize::new(0));
+    Effect::new(move |_| {
+        let (Some(trace_id), q) = (known.get(), query.get()) else {
+            return;
+        };
+        let mine = asked.fetch_add(1, Ordering::Relaxed) + 1;
+        let (asked, b) = (asked.clone(), bundle.clone());
+        spawn_local(async move {
+            let question = ViewQuery::RankingQuestion {
+                query: q,
+                trace_id: trace_id.clone(),
+            };
+            if let Ok(got) = ask::<QuestionAnswer>(&b, question).await
+                && asked.load(Ordering::Relaxed) == mine
+            {
+                answer.try_set(Some((trace_id, got)));
+            }
+        });
+    });
+    let current = move || {
+        let id = known.get()?;
+        answer.with(|a| a.as_ref().filter(|(t, _)| *t == id).map(|(_, a)| a.clone()))
+    };
     let missing = move || {
-        state
-            .with(|s| s.question.clone())
-            .filter(|_| current.with(Option::is_none))
+        id.get()
+            .filter(|_| known.with(Option::is_none) && rows.with(|r| !r.is_empty()))
     };
     view! {
         {move || missing().map(|id| view! {
@@ -45,10 +77,10 @@ pub fn QuestionPanel(
                 "Question " <code>{id}</code> " is not in this corpus's ranking rows."
             </p>
         })}
-        {move || current.get().map(|row| {
+        {move || current().and_then(|a| {
+            let row = a.row?;
             let trace = row.trace_id.clone();
-            let cells = cells.map(|f| f.run(trace.clone())).unwrap_or_default();
-            view! { <QuestionDetail row=row /> <QuestionCells trace=trace cells=cells /> }
+            Some(view! { <QuestionDetail row=row /> <QuestionCells trace=trace cells=a.cells /> })
         })}
     }
 }

@@ -75,11 +75,7 @@ impl RankingScope {
     /// The corpus shown for the `chosen` one: it if it has rankings, else the only one with
     /// rankings, else all pooled (`None`).
     pub fn shown(&self, chosen: Option<&str>) -> Option<String> {
-        match chosen {
-            Some(c) if self.names.iter().any(|n| n == c) => Some(c.to_owned()),
-            _ if self.names.len() == 1 => self.names.first().cloned(),
-            _ => None,
-        }
+        shown_corpus(&self.names, chosen)
     }
 
     /// The report options of `q` (k clamped to `1..=k_limit`).
@@ -90,6 +86,16 @@ impl RankingScope {
             confidence_threshold: q.threshold,
             ..ReportOptions::default()
         }
+    }
+}
+
+/// The corpus shown among `names` (the corpora with rankings) for the `chosen` one: it if
+/// it is among them, else the only one, else all pooled (`None`).
+pub fn shown_corpus(names: &[String], chosen: Option<&str>) -> Option<String> {
+    match chosen {
+        Some(c) if names.iter().any(|n| n == c) => Some(c.to_owned()),
+        _ if names.len() == 1 => names.first().cloned(),
+        _ => None,
     }
 }
 

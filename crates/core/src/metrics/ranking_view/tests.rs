@@ -151,7 +151,10 @@ fn a_question_comes_with_its_scores_and_its_cells() {
     let full = RankingAnswerer::default().question(&body, &no_matcher, &q, "q3");
     let row = full.row.expect("q3 is ranked");
     let scores: Vec<(&str, f64)> = row.scores.iter().map(|s| (s.table.as_str(), s.p)).collect();
-    assert_eq!(scores, [("ns.z", 0.9), ("ns.x", 0.9 - 0.3), ("ns.y", 0.9 - 0.6)]);
+    assert_eq!(
+        scores,
+        [("ns.z", 0.9), ("ns.x", 0.9 - 0.3), ("ns.y", 0.9 - 0.6)]
+    );
     // Cells in candidate order; a cell without a score is "unscored", a null cell is left out.
     let cells: Vec<(&str, &str, &str)> = full
         .cells
