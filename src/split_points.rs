@@ -71,9 +71,10 @@ split_point! {
     }
 }
 split_point! {
-    /// The answer to a view's question, in the loader worker or the page (see
-    /// `crate::loader::queries`).
-    ranking: fn answer_query(
+    /// The answer to a view's question, in the loader worker (or the page, for a bundle it
+    /// loaded itself; see `crate::loader::queries`): the views' computations, apart from
+    /// the views' own chunks, which only show answers.
+    queries: fn answer_query(
         bundle: &Bundle,
         matcher: &dyn Fn() -> Option<TableMatcher>,
         query: &ViewQuery,
@@ -132,6 +133,15 @@ split_point! {
     v2: fn v2_read(entries: MemoryEntries) -> Result<Bundle, V2Error> {
         let mut entries = entries;
         runlens_core::bundle::v2::read_bundle_inflated(&mut entries)
+    }
+}
+split_point! {
+    /// A `runlens.bundle/2` with only its questions and ranking rows, from entries checked
+    /// and inflated already (copied: the whole bundle is read from them later).
+    v2: fn v2_read_ranking(entries: &MemoryEntries) -> Result<Bundle, V2Error> {
+        runlens_core::bundle::v2::read_ranking_tables(
+            &mut runlens_core::bundle::v2::CopiedEntries(entries),
+        )
     }
 }
 split_point! {

@@ -123,8 +123,9 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
   assert.deepEqual(await zip.page.evaluate(() => window.__summaryShown), expected);
   const header = zip.page.locator('.bundle-header');
   assert.equal(await header.getAttribute('data-load-v2'), 'true');
-  // The end of the file, the manifest's span, the two corpora's cells columns in one range
-  // (the summary), then the rest in two: before and after what that range held.
+  // The end of the file, the manifest's span, then one range per stage (the zip is written
+  // in the order they are read): the two corpora's cells columns (the summary), their
+  // questions and rankings with their text (the ranking view), the rest.
   assert.equal(await header.getAttribute('data-load-requests'), '5');
   assert.equal(zip.requests.length, 5);
   assert.match(zip.requests[0], /^\/bundles\/article\.zip bytes=-65633$/);
@@ -145,6 +146,33 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
     .map((p) => `/bundles/article/${p} whole`)));
   assert.deepEqual(dir.problems, []);
   await dir.page.context().close();
+});
+
+test('the ranking view shows the CLI\'s numbers from the rankings alone, before the rest of the bundle is in', async () => {
+  // The CLI's numbers for the view's defaults (k = 10, t = 0.5, harness rule).
+  const cli = JSON.parse(execFileSync(BIN, ['metrics', V1, '--json', '--corpus', DEV, '--resamples', '10'],
+    { maxBuffer: 64 << 20 }).toString('utf8')).retrieval;
+  const { page, problems } = await newPage(browser);
+  // One table of the rest is held back: the whole bundle cannot be in until it is released.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/bundles/article/corpora/0/results.cols.gz', async (route) => { await held; await route.continue(); });
+  await page.goto(`${server.url}?bundle=bundles/article/&tab=ranking&corpus=${DEV}`);
+  const metric = async (name) => {
+    const el = page.locator(`[data-testid="ranking-view"] [data-metric="${name}"]`);
+    await el.waitFor({ timeout: 60000 });
+    return Number(await el.getAttribute('data-value'));
+  };
+  assert.equal(await metric('recall@10'), cli.recall[9]);
+  assert.equal(await metric('ndcg@10'), cli.ndcg[9]);
+  assert.equal(await metric('high_confidence:precision'), cli.high_confidence.precision);
+  // Shown while only the summary and the rankings were in.
+  assert.equal(await page.locator('.bundle-header').getAttribute('data-load-summary'), 'true');
+  release();
+  await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });
+  assert.equal(await metric('recall@10'), cli.recall[9]);
+  assert.deepEqual(problems, []);
+  await page.context().close();
 });
 
 test('a trajectory opens from the zip, its text read through the worker', async () => {

@@ -244,6 +244,8 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
             let (cb, source) = {
                 let mut s = state.borrow_mut();
                 s.summary = Some(summary.clone());
+                // The worker answers the views' questions about this bundle from now on.
+                s.hash.clone_from(&summary.skeleton.content_hash);
                 (s.on_done.clone(), s.source.clone())
             };
             let loaded = Loaded {
@@ -443,7 +445,7 @@ fn run_locally(id: u64, state: Rc<RefCell<State>>) {
                 progress(&st, p);
             }
         };
-        let result = pipeline::load_full(&request, &on_progress, &|_, _| {}, true).await;
+        let result = pipeline::load_full(&request, &on_progress, pipeline::Early::NONE, true).await;
         if !is_current(id) {
             return;
         }

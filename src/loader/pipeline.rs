@@ -16,9 +16,23 @@ use crate::data::{
 /// Reports progress.
 pub type OnProgress<'a> = &'a dyn Fn(Progress);
 
-/// Receives a v2 bundle's summary (body and skeleton length, see [`super::summary`]) before
-/// its rows are read.
-pub type OnSummary<'a> = &'a dyn Fn(Vec<u8>, usize);
+/// What a `runlens.bundle/2` hands over before its whole bundle is read.
+#[derive(Clone, Copy)]
+pub struct Early<'a> {
+    /// The summary (body and skeleton length, see [`super::summary`]), from the cells columns.
+    pub summary: &'a dyn Fn(Vec<u8>, usize),
+    /// The bundle with only its questions and ranking rows
+    /// ([`runlens_core::bundle::v2::read_ranking_tables`]), read next.
+    pub ranking: &'a dyn Fn(Bundle),
+}
+
+impl Early<'_> {
+    /// Hands nothing over (loads that show only the whole bundle).
+    pub const NONE: Early<'static> = Early {
+        summary: &|_, _| {},
+        ranking: &|_| {},
+    };
+}
 
 /// Loads `request` completely: the full bundle and what it cost. A decoded bundle's content
 /// hash is checked when `verify` is set (the worker checks it later, while the page parses);
@@ -26,18 +40,18 @@ pub type OnSummary<'a> = &'a dyn Fn(Vec<u8>, usize);
 pub async fn load_full(
     request: &BundleRequest,
     progress: OnProgress<'_>,
-    summary: OnSummary<'_>,
+    early: Early<'_>,
     verify: bool,
 ) -> Result<(Bundle, LoadStats), LoadError> {
     match request {
         BundleRequest::Url(url) => {
             match v2::url_form(url) {
                 UrlForm::Zip => {
-                    return v2::load_zip(url, ZipBytes::Http(url.clone()), progress, summary).await;
+                    return v2::load_zip(url, ZipBytes::Http(url.clone()), progress, early).await;
                 }
                 UrlForm::Dir => {
                     let dir = DirEntries::Http(v2::dir_base(url));
-                    return v2::load_dir(url, dir, progress, summary).await;
+                    return v2::load_dir(url, dir, progress, early).await;
                 }
                 UrlForm::V1 => {}
             }
@@ -77,13 +91,11 @@ pub async fn load_full(
             match files::picked_v2(list) {
                 Some(PickedV2::Zip(file)) => {
                     let name = file.name();
-                    return v2::load_zip(&name, ZipBytes::Blob(file.into()), progress, summary)
-                        .await;
+                    return v2::load_zip(&name, ZipBytes::Blob(file.into()), progress, early).await;
                 }
                 Some(PickedV2::Dir(entries)) => {
                     let name = request.source();
-                    return v2::load_dir(&name, DirEntries::Files(entries), progress, summary)
-                        .await;
+                    return v2::load_dir(&name, DirEntries::Files(entries), progress, early).await;
                 }
                 None => {}
             }
@@ -122,7 +134,7 @@ async fn decode(
     // A v2 zip under a name that does not say so: read from the bytes at hand.
     if v2::is_zip(&bytes) {
         let (bundle, v2_stats) =
-            v2::load_zip(name, ZipBytes::Whole(bytes), progress, &|_, _| {}).await?;
+            v2::load_zip(name, ZipBytes::Whole(bytes), progress, Early::NONE).await?;
         stats.parse_ms = v2_stats.parse_ms;
         stats.v2 = true;
         stats.requests = 1;

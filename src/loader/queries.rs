@@ -2,7 +2,7 @@
 //! shows; the loader worker that holds the bundle computes it (so the page never holds the
 //! rows behind it, and long computations never run on the main thread). A bundle loaded on
 //! the main thread (no worker) or mounted directly (the wasm tests) is answered in the page
-//! by the same code ([`answer_json`]).
+//! by the same code ([`answer_json`], in the `queries` chunk of a split build).
 
 use std::cell::RefCell;
 use std::sync::Arc;

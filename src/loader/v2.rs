@@ -10,6 +10,7 @@ use futures::StreamExt;
 use js_sys::Uint8Array;
 use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::facts::is_cells_path;
+use runlens_core::bundle::v2::is_ranking_table_path;
 use runlens_core::bundle::v2::text::inflate;
 use runlens_core::bundle::v2::zip_index::{
     self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
@@ -21,7 +22,7 @@ use runlens_core::bundle::v2::{
 use wasm_bindgen_futures::JsFuture;
 
 use super::digest;
-use super::pipeline::{OnProgress, OnSummary};
+use super::pipeline::{Early, OnProgress};
 use crate::api::{self, ByteRange, RangeReply};
 use crate::data::{LoadError, LoadStats, Phase, Progress, now_ms};
 use crate::gunzip;
@@ -163,7 +164,7 @@ pub async fn load_zip(
     name: &str,
     bytes: ZipBytes,
     progress: OnProgress<'_>,
-    summary: OnSummary<'_>,
+    early: Early<'_>,
 ) -> Result<(Bundle, LoadStats), LoadError> {
     let t0 = now_ms();
     let mut count = Count::default();
@@ -242,14 +243,21 @@ pub async fn load_zip(
         spans: &spans,
         at: &at,
     };
-    // The cells columns first (the summary needs nothing else), then everything else.
+    // The cells columns first (the summary needs nothing else), then the questions and
+    // rankings (the ranking view's answers need nothing else), then everything else.
+    let all = wanted.clone();
     let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
         wanted.into_iter().partition(|e| is_cells_path(&e.name));
-    let all: Vec<&ZipEntryAt> = cells.iter().chain(&rest).copied().collect();
+    let (ranking, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) = rest
+        .into_iter()
+        .partition(|e| is_ranking_table_path(&e.name));
     zip.fetch(&cells, &all, &mut memory, &mut count, &downloading)
         .await?;
     let mut inflated = HashSet::new();
-    send_summary(name, &manifest, &mut memory, &mut inflated, summary).await?;
+    send_summary(name, &manifest, &mut memory, &mut inflated, early).await?;
+    zip.fetch(&ranking, &all, &mut memory, &mut count, &downloading)
+        .await?;
+    send_ranking(name, &manifest, &mut memory, &mut inflated, early).await?;
     zip.fetch(&rest, &all, &mut memory, &mut count, &downloading)
         .await?;
     let download_ms = now_ms() - t0;
@@ -271,7 +279,7 @@ struct Zip<'a> {
 impl Zip<'_> {
     /// Fetches `wanted` (those not in `memory` yet) in as few ranges as [`MAX_GAP`] allows
     /// and cuts out into `memory` every entry of `all` that a range holds whole (a gap read
-    /// is not read again).
+    /// is not read again), unless `memory` has it already (maybe checked and inflated).
     async fn fetch(
         &self,
         wanted: &[&ZipEntryAt],
@@ -307,6 +315,9 @@ impl Zip<'_> {
                 s >= start && e <= end
             };
             for entry in all.iter().filter(held) {
+                if memory.0.contains_key(&entry.name) {
+                    continue;
+                }
                 let data = entry_bytes(entry, &buf, start)
                     .map_err(|e| invalid(self.name, format!("bundle: {e}")))?;
                 memory.0.insert(entry.name.clone(), data.to_vec());
@@ -350,7 +361,7 @@ pub async fn load_dir(
     name: &str,
     dir: DirEntries,
     progress: OnProgress<'_>,
-    summary: OnSummary<'_>,
+    early: Early<'_>,
 ) -> Result<(Bundle, LoadStats), LoadError> {
     let t0 = now_ms();
     let manifest_bytes = dir.entry(MANIFEST).await?;
@@ -363,17 +374,22 @@ pub async fn load_dir(
     };
     let mut memory = MemoryEntries::default();
     memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
-    // The cells columns first (the summary needs nothing else), then everything else.
+    // The cells columns first (the summary needs nothing else), then the questions and
+    // rankings (the ranking view's answers), then everything else.
     let (cells, rest): (Vec<&str>, Vec<&str>) = manifest
         .entries
         .iter()
         .map(|e| e.path.as_str())
         .partition(|p| is_cells_path(p));
+    let (ranking, rest): (Vec<&str>, Vec<&str>) =
+        rest.into_iter().partition(|p| is_ranking_table_path(p));
     let mut done = 0;
     let mut inflated = HashSet::new();
-    for (i, batch) in [cells, rest].into_iter().enumerate() {
-        if i == 1 {
-            send_summary(name, &manifest, &mut memory, &mut inflated, summary).await?;
+    for (i, batch) in [cells, ranking, rest].into_iter().enumerate() {
+        match i {
+            1 => send_summary(name, &manifest, &mut memory, &mut inflated, early).await?,
+            2 => send_ranking(name, &manifest, &mut memory, &mut inflated, early).await?,
+            _ => {}
         }
         let mut fetches = futures::stream::iter(batch.into_iter().map(|path| {
             let dir = &dir;
@@ -409,7 +425,7 @@ async fn send_summary(
     manifest: &Manifest,
     memory: &mut MemoryEntries,
     inflated: &mut HashSet<String>,
-    summary: OnSummary<'_>,
+    early: Early<'_>,
 ) -> Result<(), LoadError> {
     check_and_inflate(manifest, memory, inflated)
         .await
@@ -418,8 +434,28 @@ async fn send_summary(
     let encoded = crate::split_points::split_call!(v2_summary(manifest, memory))
         .map_err(|e| invalid(name, e))?;
     if let Some((body, skeleton_len)) = encoded.map_err(|e| invalid(name, e))? {
-        summary(body, skeleton_len);
+        (early.summary)(body, skeleton_len);
     }
+    Ok(())
+}
+
+/// Hands the bundle with only its questions and ranking rows to `early.ranking` (the ranking
+/// view's answers come from it while the rest is read); a damaged entry is the load's error.
+async fn send_ranking(
+    name: &str,
+    manifest: &Manifest,
+    memory: &mut MemoryEntries,
+    inflated: &mut HashSet<String>,
+    early: Early<'_>,
+) -> Result<(), LoadError> {
+    check_and_inflate(manifest, memory, inflated)
+        .await
+        .map_err(|e| invalid(name, e))?;
+    let memory = &*memory;
+    let partial = crate::split_points::split_call!(v2_read_ranking(memory))
+        .map_err(|e| invalid(name, e))?
+        .map_err(|e| invalid(name, e))?;
+    (early.ranking)(partial);
     Ok(())
 }
 

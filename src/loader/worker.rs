@@ -24,6 +24,9 @@ use crate::yield_now::yield_now;
 
 thread_local! {
     static FULL: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
+    /// A v2 bundle's questions and ranking rows, until the whole bundle is in: the ranking
+    /// view's section and rows are answered from it.
+    static RANKING: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
     /// The gold SQL's parses once found (the parser rule's answers use them).
     static PARSES: RefCell<Option<Arc<StatementParses>>> = const { RefCell::new(None) };
     /// Questions that came before the bundle was in.
@@ -91,11 +94,33 @@ fn handle(ev: &MessageEvent) {
             });
             post(&FromWorker::Detail { id }, Some(&json));
         }
-        ToWorker::Query { id, query } => match FULL.with_borrow(Clone::clone) {
+        ToWorker::Query { id, query } => match answerable(&query) {
             Some(bundle) => wasm_bindgen_futures::spawn_local(answer(bundle, id, query)),
             None => WAITING.with_borrow_mut(|w| w.push((id, query))),
         },
     }
+}
+
+/// The bundle `query` can be answered from now: the whole one, or for the ranking view's
+/// section and rows the questions and rankings read ahead of it (`None`: wait).
+fn answerable(query: &ViewQuery) -> Option<Rc<Bundle>> {
+    FULL.with_borrow(Clone::clone).or_else(|| match query {
+        ViewQuery::Ranking(_) => RANKING.with_borrow(Clone::clone),
+        ViewQuery::RankingQuestion { .. } => None,
+    })
+}
+
+/// Answers the questions waiting for what came in.
+fn answer_waiting() {
+    let waiting = WAITING.take();
+    let mut still = Vec::new();
+    for (id, query) in waiting {
+        match answerable(&query) {
+            Some(bundle) => wasm_bindgen_futures::spawn_local(answer(bundle, id, query)),
+            None => still.push((id, query)),
+        }
+    }
+    WAITING.with_borrow_mut(|w| w.extend(still));
 }
 
 /// Answers a view's question about the bundle this worker holds.
@@ -132,7 +157,15 @@ async fn run(request: BundleRequest) {
         post(&head, Some(&body));
         summary_sent.set(true);
     };
-    let loaded = pipeline::load_full(&request, &progress, &summary, false).await;
+    let ranking = |bundle: Bundle| {
+        RANKING.set(Some(Rc::new(bundle)));
+        answer_waiting();
+    };
+    let early = pipeline::Early {
+        summary: &summary,
+        ranking: &ranking,
+    };
+    let loaded = pipeline::load_full(&request, &progress, early, false).await;
     let (mut bundle, mut stats) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
@@ -176,9 +209,8 @@ async fn run(request: BundleRequest) {
     }
     let bundle = Rc::new(bundle);
     FULL.set(Some(bundle.clone()));
-    for (id, query) in WAITING.take() {
-        wasm_bindgen_futures::spawn_local(answer(bundle.clone(), id, query));
-    }
+    RANKING.set(None);
+    answer_waiting();
     // Without the parser's chunk the page keeps the harness rule only (as for a bundle
     // without namespaces).
     let parses = match crate::split_points::split_call!(gold_parses_task(bundle.clone())) {

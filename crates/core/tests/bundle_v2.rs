@@ -334,20 +334,32 @@ mod zip_index {
         let zip = write_zip(Cursor::new(Vec::new()), &manifest, &list)
             .unwrap()
             .into_inner();
-        // In the zip's order: the manifest, the columns, then the text chunks.
+        // In the zip's order, as the browser reads it: the manifest, the cells columns, the
+        // questions and rankings with their text, the other columns, the other text.
         let mut all = vec![(MANIFEST.to_owned(), manifest)];
         all.extend(
             zip_order(&list)
                 .into_iter()
                 .map(|e| (e.path.clone(), e.bytes.clone())),
         );
-        let text_from = all.iter().position(|(p, _)| p.contains(".text/")).unwrap();
-        assert!(all[text_from..].iter().all(|(p, _)| p.contains(".text/")));
-        assert!(
-            all[1..text_from]
-                .iter()
-                .any(|(p, _)| p.ends_with("cells.cols.gz"))
+        let names: Vec<&str> = all.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            names[..6],
+            [
+                MANIFEST,
+                "corpora/0/cells.cols.gz",
+                "corpora/0/questions.cols.gz",
+                "corpora/0/questions.text/0.gz",
+                "corpora/0/rankings.cols.gz",
+                "corpora/0/rankings.text/0.gz",
+            ]
         );
+        let text_from = all
+            .iter()
+            .position(|(p, _)| p.contains("results.text/") || p.contains("cells.text/"))
+            .unwrap();
+        assert!(all[text_from..].iter().all(|(p, _)| p.contains(".text/")));
+        assert!(all[6..text_from].iter().all(|(p, _)| !p.contains(".text/")));
         (zip, all)
     }
 
@@ -605,4 +617,64 @@ fn entries_inflated_by_the_caller_read_back_the_same_bundle_and_facts() {
         "{e}"
     );
     assert_eq!(read_bundle_inflated(&mut memory).unwrap(), bundle);
+}
+
+#[test]
+fn the_ranking_tables_alone_read_the_questions_and_rankings_of_the_whole_bundle() {
+    use runlens_core::bundle::v2::text::inflate;
+    use runlens_core::bundle::v2::{
+        CopiedEntries, MemoryEntries, is_ranking_table_path, read_bundle_inflated,
+        read_ranking_tables,
+    };
+    let bundle = dev_bundle();
+    let (manifest_bytes, entries) = write_entries(&bundle).unwrap();
+    let mut memory = MemoryEntries::default();
+    memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
+    let inflated = |e: &Entry| {
+        if e.path.ends_with(".gz") {
+            inflate(&e.bytes).unwrap()
+        } else {
+            e.bytes.clone()
+        }
+    };
+    // Only the manifest and the ranking tables are in, as in the browser after the summary.
+    let (ranking, rest): (Vec<&Entry>, Vec<&Entry>) =
+        entries.iter().partition(|e| is_ranking_table_path(&e.path));
+    let mut names: Vec<&str> = ranking.iter().map(|e| e.path.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "corpora/0/questions.cols.gz",
+            "corpora/0/questions.text/0.gz",
+            "corpora/0/rankings.cols.gz",
+            "corpora/0/rankings.text/0.gz",
+        ]
+    );
+    for e in &ranking {
+        memory.0.insert(e.path.clone(), inflated(e));
+    }
+    let partial = read_ranking_tables(&mut CopiedEntries(&memory)).unwrap();
+    assert_eq!(partial.content_hash, bundle.content_hash);
+    assert_eq!(partial.body.universe, bundle.body.universe);
+    assert_eq!(partial.body.namespaces, bundle.body.namespaces);
+    let (got, want) = (&partial.body.corpora[0], &bundle.body.corpora[0]);
+    assert_eq!((&got.name, &got.models), (&want.name, &want.models));
+    assert_eq!(got.questions, want.questions);
+    assert_eq!(got.rankings, want.rankings);
+    assert!(got.results.is_empty() && got.failure_labels.is_empty() && got.gate_rows.is_empty());
+    // Copied, not taken: the whole bundle still reads from the same entries.
+    for e in &rest {
+        memory.0.insert(e.path.clone(), inflated(e));
+    }
+    assert_eq!(read_bundle_inflated(&mut memory).unwrap(), bundle);
+    for other in [
+        "corpora/0/cells.cols.gz",
+        "corpora/0/cells.text/0.gz",
+        "corpora/0/questionsx.cols.gz",
+        "manifest.json",
+        "questions.cols.gz",
+    ] {
+        assert!(!is_ranking_table_path(other), "{other}");
+    }
 }

@@ -30,8 +30,9 @@ pub mod zip_index;
 use serde::{Deserialize, Serialize};
 
 pub use read::{
-    DirEntries, EntrySource, MemoryEntries, check_digest, check_entry, check_size, head_bundle,
-    parse_manifest, read_bundle, read_bundle_inflated, read_manifest,
+    CopiedEntries, DirEntries, EntrySource, MemoryEntries, check_digest, check_entry, check_size,
+    head_bundle, is_ranking_table_path, parse_manifest, read_bundle, read_bundle_inflated,
+    read_manifest, read_ranking_tables,
 };
 pub use write::{Entry, write_entries};
 

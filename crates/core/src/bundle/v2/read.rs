@@ -57,6 +57,18 @@ impl EntrySource for MemoryEntries {
     }
 }
 
+/// Entries in memory, read without taking them (each read copies): for a partial read that
+/// a whole read of the same entries follows ([`read_ranking_tables`]).
+pub struct CopiedEntries<'a>(pub &'a MemoryEntries);
+
+impl EntrySource for CopiedEntries<'_> {
+    fn entry(&mut self, path: &str) -> Result<Vec<u8>, V2Error> {
+        self.0.0.get(path).cloned().ok_or_else(|| V2Error::Missing {
+            path: path.to_owned(),
+        })
+    }
+}
+
 /// Reads and checks `manifest.json`.
 pub fn read_manifest(source: &mut dyn EntrySource) -> Result<Manifest, V2Error> {
     parse_manifest(&source.entry(MANIFEST)?)
@@ -403,7 +415,52 @@ pub fn read_bundle_inflated(source: &mut dyn EntrySource) -> Result<Bundle, V2Er
     read(source, true)
 }
 
+/// The bundle with only each corpus's questions and ranking rows (every other row list
+/// empty; names, models and the head as in the whole bundle): what the table-ranking view
+/// computes from, readable before the cells' text is in. `source` as for
+/// [`read_bundle_inflated`]: its `.gz` entries checked and inflated already.
+pub fn read_ranking_tables(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
+    read_with(source, true, false, &|files, info| {
+        let dir = info.dir.as_str();
+        let rows = |name: &str| info.rows.get(name).copied();
+        Ok(Corpus {
+            name: info.name.clone(),
+            models: info.models.clone(),
+            questions: Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?,
+            rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed()?,
+            ..Corpus::default()
+        })
+    })
+}
+
+/// Whether the entry at `path` is one [`read_ranking_tables`] reads: a questions or
+/// rankings table (`corpora/<i>/<table>.cols.gz`) or one of its text chunks
+/// (`corpora/<i>/<table>.text/<n>.gz`).
+pub fn is_ranking_table_path(path: &str) -> bool {
+    let mut parts = path.split('/');
+    let (Some("corpora"), Some(_), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
+        return false;
+    };
+    [QUESTIONS.name, RANKINGS.name].iter().any(|t| {
+        name.strip_prefix(t)
+            .is_some_and(|rest| rest == ".cols.gz" || rest == ".text")
+    })
+}
+
+type ReadCorpus = dyn Fn(&mut Checked<'_>, &CorpusInfo) -> Result<Corpus, V2Error>;
+
 fn read(source: &mut dyn EntrySource, inflated: bool) -> Result<Bundle, V2Error> {
+    read_with(source, inflated, true, &|files, info| {
+        read_corpus(files, info)
+    })
+}
+
+fn read_with(
+    source: &mut dyn EntrySource,
+    inflated: bool,
+    schema_prompt: bool,
+    corpus: &ReadCorpus,
+) -> Result<Bundle, V2Error> {
     let mut manifest = read_manifest(source)?;
     let listed = manifest
         .entries
@@ -416,13 +473,13 @@ fn read(source: &mut dyn EntrySource, inflated: bool) -> Result<Bundle, V2Error>
         inflated,
     };
     let mut body = head_body(manifest.head.take())?;
-    if files.listed.contains_key(SCHEMA_PROMPT) {
+    if schema_prompt && files.listed.contains_key(SCHEMA_PROMPT) {
         body.schema_prompt = Some(json_entry(&mut files, SCHEMA_PROMPT)?);
     }
     body.corpora = manifest
         .corpora
         .iter()
-        .map(|c| read_corpus(&mut files, c))
+        .map(|c| corpus(&mut files, c))
         .collect::<Result<_, _>>()?;
     Ok(Bundle {
         format: crate::bundle::FORMAT.to_owned(),

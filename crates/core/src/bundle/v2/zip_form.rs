@@ -9,7 +9,8 @@ use zip::result::ZipError;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
-use super::read::EntrySource;
+use super::facts::is_cells_path;
+use super::read::{EntrySource, is_ranking_table_path};
 use super::write::Entry;
 use super::{MANIFEST, V2Error};
 
@@ -43,12 +44,26 @@ pub fn is_text_chunk(path: &str) -> bool {
     path.contains(".text/")
 }
 
-/// The order of `entries` in the zip (after the manifest): every entry but the text chunks,
-/// then the text chunks, each group in the manifest's order.
+/// The order of `entries` in the zip (after the manifest), in the order a browser reads
+/// them, so that each of its stages is one contiguous byte range: the cells columns (the
+/// leaderboard's summary), the questions and rankings tables with their text (the ranking
+/// view), every other entry but the text chunks, then the other text chunks; each group in
+/// the manifest's order.
 pub fn zip_order(entries: &[Entry]) -> Vec<&Entry> {
-    let (text, rest): (Vec<&Entry>, Vec<&Entry>) =
-        entries.iter().partition(|e| is_text_chunk(&e.path));
-    rest.into_iter().chain(text).collect()
+    let group = |e: &Entry| {
+        if is_cells_path(&e.path) {
+            0
+        } else if is_ranking_table_path(&e.path) {
+            1
+        } else if is_text_chunk(&e.path) {
+            3
+        } else {
+            2
+        }
+    };
+    let mut out: Vec<&Entry> = entries.iter().collect();
+    out.sort_by_key(|e| group(e));
+    out
 }
 
 /// Entries of a zip read through `Read + Seek` (a file, or bytes in a cursor).
