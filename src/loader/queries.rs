@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use runlens_core::bundle::Bundle;
+use runlens_core::metrics::gate_view::{self, GateAnswerer, GateQuery};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::ranking_view::{RankingAnswerer, RankingQuery};
 use serde::de::DeserializeOwned;
@@ -34,12 +35,30 @@ pub enum ViewQuery {
         /// The question.
         trace_id: String,
     },
+    /// The gate view's groups ([`runlens_core::metrics::gate_view::GateAnswer`]).
+    Gate(GateQuery),
+    /// One model's fired gate rows (a list of `GateRow`).
+    GateFired {
+        /// Corpus name.
+        corpus: String,
+        /// Model key.
+        model: String,
+    },
+}
+
+impl ViewQuery {
+    /// Whether the rows read ahead of a v2 bundle's whole (its questions and rankings)
+    /// answer it.
+    pub fn needs_only_rankings(&self) -> bool {
+        matches!(self, ViewQuery::Ranking(_))
+    }
 }
 
 /// What the answers keep between questions about one bundle.
 #[derive(Default)]
 struct Answerers {
     ranking: RankingAnswerer,
+    gate: GateAnswerer,
 }
 
 thread_local! {
@@ -67,6 +86,10 @@ pub fn answer_json(
             }
             ViewQuery::RankingQuestion { query, trace_id } => {
                 serde_json::to_vec(&answerers.ranking.question(body, matcher, query, trace_id))
+            }
+            ViewQuery::Gate(q) => serde_json::to_vec(&answerers.gate.answer(body, q)),
+            ViewQuery::GateFired { corpus, model } => {
+                serde_json::to_vec(&gate_view::fired(body, corpus, model))
             }
         };
         // Answers are plain data (no maps with non-string keys): writing them cannot fail.

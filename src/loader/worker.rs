@@ -104,9 +104,11 @@ fn handle(ev: &MessageEvent) {
 /// The bundle `query` can be answered from now: the whole one, or for the ranking view's
 /// section and rows the questions and rankings read ahead of it (`None`: wait).
 fn answerable(query: &ViewQuery) -> Option<Rc<Bundle>> {
-    FULL.with_borrow(Clone::clone).or_else(|| match query {
-        ViewQuery::Ranking(_) => RANKING.with_borrow(Clone::clone),
-        ViewQuery::RankingQuestion { .. } => None,
+    FULL.with_borrow(Clone::clone).or_else(|| {
+        query
+            .needs_only_rankings()
+            .then(|| RANKING.with_borrow(Clone::clone))
+            .flatten()
     })
 }
 

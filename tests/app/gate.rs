@@ -76,6 +76,23 @@ fn mount(bundle: Arc<Bundle>, state: ViewState) -> Mounted {
     }
 }
 
+/// Waits (at most 5 s) until `selector` is in `host` (the view's numbers are answers that
+/// come after the mount's task).
+async fn wait_for(host: &web_sys::HtmlElement, selector: &str) {
+    for _ in 0..500 {
+        if host.query_selector(selector).unwrap().is_some() {
+            return;
+        }
+        sleep(10).await;
+    }
+    panic!("{selector} never appeared");
+}
+
+/// Waits for the view's first answer.
+async fn answered(host: &web_sys::HtmlElement) {
+    wait_for(host, "[data-testid='gate-view'][data-answered='true']").await;
+}
+
 fn metric(host: &web_sys::HtmlElement, name: &str) -> f64 {
     host.query_selector(&format!("[data-metric='{name}']"))
         .unwrap()
@@ -89,7 +106,7 @@ fn metric(host: &web_sys::HtmlElement, name: &str) -> f64 {
 #[wasm_bindgen_test]
 async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
     let m = mount(bundle(), ViewState::default());
-    leptos::task::tick().await;
+    answered(&m.host).await;
     let h = &m.host;
     // m-a: 4 cells; fired q1 q2 q4 = 3; recovered q1 (fail→pass) + q3 (tie→pass) = 2;
     // regressed q2 = 1; baseline pass 1 (q2), gated pass 2 (q1, q3): net (2 − 1) / 4 = 0.25.
@@ -138,7 +155,7 @@ async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
         .unwrap()
         .unchecked_into::<web_sys::HtmlElement>()
         .click();
-    leptos::task::tick().await;
+    wait_for(h, "[data-testid='gate-fired']").await;
     let gmodel = m
         .state
         .borrow()
@@ -184,7 +201,7 @@ async fn a_corpus_without_gate_rows_says_so() {
             ..ViewState::default()
         },
     );
-    leptos::task::tick().await;
+    answered(&m.host).await;
     let text = m
         .host
         .query_selector("[data-testid='gate-empty']")
@@ -213,7 +230,7 @@ async fn the_sample_equals_the_cli_json() {
                 ..ViewState::default()
             },
         );
-        leptos::task::tick().await;
+        answered(&m.host).await;
         for g in groups {
             let model = g["model"].as_str().unwrap();
             for key in ["recovered", "regressed", "fired", "net"] {
@@ -240,7 +257,7 @@ async fn with_no_corpus_in_the_link_the_select_shows_the_corpus_shown() {
     // corpus's rows.
     let bundle = decode_bundle("article.json.gz", SAMPLE).unwrap();
     let m = mount(bundle, ViewState::default());
-    leptos::task::tick().await;
+    answered(&m.host).await;
     let value = m
         .host
         .query_selector("[data-testid='gate-corpus']")

@@ -2,10 +2,13 @@
 //! note's tables and whether the gated run queried the gold tables the baseline missed;
 //! each opens the trajectory.
 
-use leptos::prelude::*;
-use runlens_core::bundle::{GateRow, Outcome};
+use std::sync::Arc;
 
-use super::GateRows;
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use runlens_core::bundle::{Bundle, GateRow, Outcome};
+
+use crate::data::{ViewQuery, ask};
 use crate::state::UrlState;
 
 fn outcome(o: Option<&Outcome>) -> String {
@@ -29,21 +32,39 @@ fn queried_missed(r: &GateRow) -> Option<bool> {
     Some(r.missed_now_queried.as_ref().is_some_and(|q| !q.is_empty()))
 }
 
-/// The fired rows of `model` in `rows` (file order).
-pub fn fired_rows<'a>(rows: &'a [GateRow], model: &str) -> Vec<&'a GateRow> {
-    rows.iter()
-        .filter(|r| r.model == model && r.fired.is_some_and(|f| f >= 1))
-        .collect()
+/// The list for `model`, asked of the data's owner.
+#[component]
+pub fn FiredCells(bundle: Arc<Bundle>, corpus: String, model: String) -> impl IntoView {
+    let list = RwSignal::new(None::<Result<Vec<GateRow>, String>>);
+    let query = ViewQuery::GateFired {
+        corpus: corpus.clone(),
+        model: model.clone(),
+    };
+    spawn_local(async move {
+        let got = ask::<Vec<GateRow>>(&bundle, query).await;
+        list.try_set(Some(got.map_err(|e| e.to_string())));
+    });
+    move || match list.get() {
+        None => view! {
+            <p class="notice" role="status">{format!("Listing the fired cells of {model}…")}</p>
+        }
+        .into_any(),
+        Some(Err(e)) => view! {
+            <p class="error" role="alert">{format!("The fired cells could not be listed: {e}")}</p>
+        }
+        .into_any(),
+        Some(Ok(rows)) => view! {
+            <FiredList rows=rows corpus=corpus.clone() model=model.clone() />
+        }
+        .into_any(),
+    }
 }
 
-/// The list for `model`.
+/// The fired rows of `model` as a table; each opens its trajectory.
 #[component]
-pub fn FiredCells(rows: GateRows, corpus: String, model: String) -> impl IntoView {
+fn FiredList(rows: Vec<GateRow>, corpus: String, model: String) -> impl IntoView {
     let state = UrlState::use_context();
-    let list: Vec<GateRow> = fired_rows(rows.rows(), &model)
-        .into_iter()
-        .cloned()
-        .collect();
+    let list = rows;
     let n = list.len();
     let items = list
         .into_iter()

@@ -8,7 +8,7 @@ use runlens_core::csv::to_csv;
 use runlens_core::metrics::gate::GateGroup;
 use wasm_bindgen::JsCast;
 
-use super::groups::ALL;
+use super::ALL;
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, caption};
 use crate::state::UrlState;
 use crate::theme::chart_theme;

@@ -5,21 +5,22 @@
 
 mod fired;
 mod forest;
-mod groups;
 mod table;
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use runlens_core::bundle::{Bundle, GateRow};
+use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gate::GateGroup;
+use runlens_core::metrics::gate_view::{GateAnswer, GateQuery};
 
+use crate::data::{ViewQuery, ask};
 use crate::state::UrlState;
-use crate::yield_now::yield_now;
+use crate::yield_now::mounted_flag;
 use fired::FiredCells;
 use forest::GateForest;
-pub use groups::{ALL, counts_only, full, grouping};
+pub use runlens_core::metrics::gate_view::ALL;
 use table::GateTable;
 
 /// The gate view of a loaded bundle.
@@ -33,129 +34,105 @@ pub fn GateView(
     move || view! { <GateCorpus bundle=bundle.clone() chosen=chosen.get() /> }
 }
 
-/// One corpus's gate rows, read from the bundle (not copied: opening the view on `large`
-/// spent ~10 ms cloning them).
-#[derive(Clone)]
-pub struct GateRows {
-    bundle: Arc<Bundle>,
-    corpus: usize,
-}
-
-impl GateRows {
-    /// The rows, in file order.
-    pub fn rows(&self) -> &[GateRow] {
-        self.bundle
-            .body
-            .corpora
-            .get(self.corpus)
-            .map_or(&[], |c| &c.gate_rows)
-    }
-}
-
-/// The view of the chosen corpus (the first with gate rows when none is chosen).
+/// The view of the chosen corpus (the first with gate rows when none is chosen). Its numbers
+/// are answers of the data's owner (the loader worker): the counts first, then the bootstrap
+/// intervals (10,000 resamples each: seconds on a large run, never on the page's thread).
 #[component]
 fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
     let state = UrlState::use_context();
-    let with_rows: Vec<String> = bundle
-        .body
-        .corpora
-        .iter()
-        .filter(|c| !c.gate_rows.is_empty())
-        .map(|c| c.name.clone())
-        .collect();
-    let name = match chosen {
-        Some(c) => c,
-        None => match with_rows.first() {
-            Some(c) => c.clone(),
-            None => String::new(),
-        },
-    };
-    let index = bundle
-        .body
-        .corpora
-        .iter()
-        .position(|c| c.name == name && !c.gate_rows.is_empty());
-    let Some(index) = index else {
-        let what = if name.is_empty() {
-            "This bundle".to_owned()
-        } else {
-            format!("Corpus {name}")
+    // Which corpora can be picked and the one shown, set by the first answer.
+    let head = RwSignal::new(None::<Result<(Vec<String>, String, bool), String>>);
+    let groups = RwSignal::new(Vec::<GateGroup>::new());
+    let ready = RwSignal::new(false);
+    let alive = mounted_flag();
+    let b = bundle.clone();
+    spawn_local(async move {
+        let live = || alive.load(std::sync::atomic::Ordering::Relaxed);
+        let query = |intervals| {
+            ViewQuery::Gate(GateQuery {
+                corpus: chosen.clone(),
+                intervals,
+            })
         };
-        return view! {
-            <section class="gate" data-testid="gate-view">
-                <h2>"Gate"</h2>
-                <p data-testid="gate-empty">{format!(
-                    "{what} has no gate rows (out/schema_retrieval_agent.jsonl), so there is no on/off comparison to show."
-                )}</p>
-                <CorpusPicker corpora=with_rows shown=name.clone() />
+        let counts = ask::<GateAnswer>(&b, query(false)).await;
+        if !live() {
+            return;
+        }
+        let a = match counts {
+            Ok(a) => a,
+            Err(e) => {
+                head.try_set(Some(Err(e.to_string())));
+                return;
+            }
+        };
+        let empty = a.groups.is_empty();
+        groups.try_set(a.groups);
+        head.try_set(Some(Ok((a.names, a.shown, empty))));
+        if !empty {
+            match ask::<GateAnswer>(&b, query(true)).await {
+                Ok(full) if live() => {
+                    groups.try_set(full.groups);
+                }
+                Err(e) if live() => {
+                    head.try_set(Some(Err(e.to_string())));
+                }
+                _ => return,
+            }
+        }
+        ready.try_set(true);
+    });
+    move || {
+        match head.get() {
+        None => view! {
+            <section class="gate" data-testid="gate-view" data-answered="false">
+                <h2>"Gate: paired on/off runs"</h2>
+                <p class="notice" role="status" data-testid="gate-loading">"Computing the gate groups…"</p>
             </section>
         }
-        .into_any();
-    };
-    let rows = GateRows {
-        bundle: bundle.clone(),
-        corpus: index,
-    };
-    let grouping = Arc::new(grouping(rows.rows()));
-    let groups = RwSignal::new(
-        grouping
-            .iter()
-            .map(|(m, idx)| counts_only(rows.rows(), m, idx))
-            .collect::<Vec<GateGroup>>(),
-    );
-    let (ready, set_ready) = signal(false);
-    let alive = Arc::new(std::sync::atomic::AtomicBool::new(true));
-    {
-        let (rows, grouping, alive) = (rows.clone(), grouping.clone(), alive.clone());
-        spawn_local(async move {
-            for (i, (_, idx)) in grouping.iter().enumerate() {
-                yield_now().await;
-                if !alive.load(std::sync::atomic::Ordering::Relaxed) {
-                    return;
-                }
-                let mut cis = Vec::with_capacity(3);
-                for run in groups::interval_runs(rows.rows(), idx) {
-                    let Some(mut run) = run else {
-                        cis.push(None);
-                        continue;
-                    };
-                    let per_step = groups::resamples_per_step(run.len());
-                    while !run.step(per_step) {
-                        yield_now().await;
-                        if !alive.load(std::sync::atomic::Ordering::Relaxed) {
-                            return;
-                        }
-                    }
-                    cis.push(run.finish());
-                }
-                let [net, turns, tokens] = <[_; 3]>::try_from(cis).unwrap_or([None, None, None]);
-                groups.try_update(|v| {
-                    if let Some(slot) = v.get_mut(i) {
-                        slot.net_ci = net;
-                        slot.turn_delta_ci = turns;
-                        slot.output_token_delta_ci = tokens;
-                    }
-                });
+        .into_any(),
+        Some(Err(e)) => view! {
+            <section class="gate" data-testid="gate-view" data-answered="true">
+                <h2>"Gate: paired on/off runs"</h2>
+                <p class="error" role="alert">{format!("The gate groups could not be computed: {e}")}</p>
+            </section>
+        }
+        .into_any(),
+        Some(Ok((names, name, true))) => {
+            let what = if name.is_empty() {
+                "This bundle".to_owned()
+            } else {
+                format!("Corpus {name}")
+            };
+            view! {
+                <section class="gate" data-testid="gate-view" data-answered="true">
+                    <h2>"Gate"</h2>
+                    <p data-testid="gate-empty">{format!(
+                        "{what} has no gate rows (out/schema_retrieval_agent.jsonl), so there is no on/off comparison to show."
+                    )}</p>
+                    <CorpusPicker corpora=names shown=name.clone() />
+                </section>
             }
-            let _ = set_ready.try_set(true);
-        });
+            .into_any()
+        }
+        Some(Ok((names, name, false))) => {
+            let (corpus_name, b) = (name.clone(), bundle.clone());
+            view! {
+                <section class="gate" data-testid="gate-view" data-corpus=name.clone()
+                    data-answered="true" data-ci-ready=move || ready.get().to_string()>
+                    <h2>"Gate: paired on/off runs"</h2>
+                    <CorpusPicker corpora=names shown=name.clone() />
+                    <p class="hint">"Strict pass rates (a tie counts 0) over every row, error rows included. Net = gated − baseline with a paired bootstrap 95% interval (10,000 resamples, seed 42, as runlens metrics)."</p>
+                    <GateTable groups=groups corpus=name.clone() />
+                    <GateForest groups=groups corpus=name.clone() />
+                    {move || state.with(|s| s.gate_model.clone()).map(|m| view! {
+                        <FiredCells bundle=b.clone() corpus=corpus_name.clone() model=m />
+                    })}
+                </section>
+            }
+            .into_any()
+        }
     }
-    on_cleanup(move || alive.store(false, std::sync::atomic::Ordering::Relaxed));
-    let corpus_name = name.clone();
-    view! {
-        <section class="gate" data-testid="gate-view" data-corpus=name.clone()
-            data-ci-ready=move || ready.get().to_string()>
-            <h2>"Gate: paired on/off runs"</h2>
-            <CorpusPicker corpora=with_rows shown=name.clone() />
-            <p class="hint">"Strict pass rates (a tie counts 0) over every row, error rows included. Net = gated − baseline with a paired bootstrap 95% interval (10,000 resamples, seed 42, as runlens metrics)."</p>
-            <GateTable groups=groups corpus=name.clone() />
-            <GateForest groups=groups corpus=name.clone() />
-            {move || state.with(|s| s.gate_model.clone()).map(|m| view! {
-                <FiredCells rows=rows.clone() corpus=corpus_name.clone() model=m />
-            })}
-        </section>
     }
-    .into_any()
 }
 
 /// Which corpus the view shows (only corpora with gate rows are offered); `shown` is the one

@@ -6,7 +6,7 @@ use runlens_core::csv::to_csv;
 use runlens_core::metrics::bootstrap::BootstrapCi;
 use runlens_core::metrics::gate::{GateCounts, GateGroup};
 
-use super::groups::ALL;
+use super::ALL;
 use crate::components::{ExportButtons, MetricValue};
 use crate::state::UrlState;
 

@@ -1,6 +1,6 @@
 //! A tiny deterministic PRNG and the paired bootstrap (identical natively and on wasm32).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::stats::{mean, quantile_linear};
 
@@ -46,7 +46,7 @@ impl SplitMix64 {
 }
 
 /// A bootstrap percentile interval.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct BootstrapCi {
     /// The statistic on the original sample (mean of the paired differences).
     pub estimate: f64,

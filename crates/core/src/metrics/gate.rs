@@ -4,7 +4,7 @@
 //! is every row of the group (`cells`), error rows included, as the script's summary does.
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::bootstrap::{BootstrapCi, paired_bootstrap_ci};
 use crate::bundle::{GateRow, Outcome};
@@ -13,7 +13,7 @@ use crate::bundle::{GateRow, Outcome};
 pub const OVER_EXPLORING_TURNS: u32 = 10;
 
 /// Counts and rates of one group of gate rows.
-#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
 pub struct GateCounts {
     /// Rows in the group, error rows included.
     pub cells: usize,
@@ -147,7 +147,7 @@ pub fn gate_counts(rows: &[&GateRow]) -> GateCounts {
 }
 
 /// One group's full analysis: counts, the over-exploring split and bootstrap intervals.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GateGroup {
     /// Model key, or `"(all)"` for the pooled group.
     pub model: String,

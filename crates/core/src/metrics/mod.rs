@@ -15,6 +15,7 @@ pub mod failures;
 pub mod fm_shares;
 pub mod gate;
 pub mod gate_preview;
+pub mod gate_view;
 pub mod gold_tables;
 pub mod leaderboard;
 pub mod paired;

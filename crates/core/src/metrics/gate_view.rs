@@ -1,0 +1,143 @@
+//! What the gate view shows for a corpus, computed where the bundle lives (the dashboard's
+//! loader worker) and sent to the view: the groups (per model in first-seen order, then
+//! pooled) with counts at once and bootstrap intervals when asked for, and one model's fired
+//! rows. Every number equals `runlens metrics --json`'s `gate` section (10,000 resamples,
+//! seed 42).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
+use super::gate::{GateGroup, OVER_EXPLORING_TURNS, gate_analysis, gate_counts};
+use crate::bundle::{BundleBody, Corpus, GateRow};
+
+/// The pooled group's name (as in the CLI JSON).
+pub const ALL: &str = "(all)";
+
+/// What the view asks for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GateQuery {
+    /// The chosen corpus (`None`: the first with gate rows).
+    pub corpus: Option<String>,
+    /// With the bootstrap intervals (slow on large runs); without, counts only.
+    pub intervals: bool,
+}
+
+/// The answer to a [`GateQuery`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GateAnswer {
+    /// Corpora with gate rows, in bundle order.
+    pub names: Vec<String>,
+    /// The corpus shown: the chosen one, else the first with gate rows, else `""`.
+    pub shown: String,
+    /// Per-model groups in first-seen order, then [`ALL`]; empty when the corpus shown has
+    /// no gate rows. Without intervals their `*_ci` are `None`.
+    pub groups: Vec<GateGroup>,
+}
+
+/// Rows by model in first-seen order, then every row as [`ALL`] (the grouping of
+/// [`gate_analysis`]), as indices into `rows`.
+pub fn grouping(rows: &[GateRow]) -> Vec<(String, Vec<usize>)> {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut out: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        let g = *index.entry(r.model.as_str()).or_insert_with(|| {
+            out.push((r.model.clone(), Vec::new()));
+            out.len() - 1
+        });
+        out[g].1.push(i);
+    }
+    out.push((ALL.to_owned(), (0..rows.len()).collect()));
+    out
+}
+
+/// A group with counts and the over-exploring split but no intervals.
+pub fn counts_only(rows: &[GateRow], model: &str, idx: &[usize]) -> GateGroup {
+    let all: Vec<&GateRow> = idx.iter().filter_map(|&i| rows.get(i)).collect();
+    let (over, rest): (Vec<&GateRow>, Vec<&GateRow>) = all
+        .iter()
+        .partition(|r| r.baseline_turns.is_some_and(|t| t >= OVER_EXPLORING_TURNS));
+    GateGroup {
+        model: model.to_owned(),
+        counts: gate_counts(&all),
+        over_exploring: gate_counts(&over),
+        rest: gate_counts(&rest),
+        net_ci: None,
+        turn_delta_ci: None,
+        output_token_delta_ci: None,
+    }
+}
+
+/// The fired rows (`fired ≥ 1`) of `model` in `rows`, in file order.
+pub fn fired_rows<'a>(rows: &'a [GateRow], model: &str) -> Vec<&'a GateRow> {
+    rows.iter()
+        .filter(|r| r.model == model && r.fired.is_some_and(|f| f >= 1))
+        .collect()
+}
+
+/// The corpus named `name` if it has gate rows.
+fn with_rows<'a>(body: &'a BundleBody, name: &str) -> Option<&'a Corpus> {
+    body.corpora
+        .iter()
+        .find(|c| c.name == name && !c.gate_rows.is_empty())
+}
+
+/// Answers gate queries on one bundle, keeping each corpus's intervals (the bootstrap) once
+/// computed. Make a new one for another bundle.
+#[derive(Debug, Default)]
+pub struct GateAnswerer {
+    full: HashMap<String, Vec<GateGroup>>,
+}
+
+impl GateAnswerer {
+    /// The answer to `q`.
+    pub fn answer(&mut self, body: &BundleBody, q: &GateQuery) -> GateAnswer {
+        let names: Vec<String> = body
+            .corpora
+            .iter()
+            .filter(|c| !c.gate_rows.is_empty())
+            .map(|c| c.name.clone())
+            .collect();
+        let shown = q
+            .corpus
+            .clone()
+            .or_else(|| names.first().cloned())
+            .unwrap_or_default();
+        let groups = match with_rows(body, &shown) {
+            None => Vec::new(),
+            Some(c) if q.intervals => self
+                .full
+                .entry(shown.clone())
+                .or_insert_with(|| gate_analysis(&c.gate_rows, DEFAULT_RESAMPLES, DEFAULT_SEED))
+                .clone(),
+            Some(c) => match self.full.get(&shown) {
+                Some(full) => full.clone(),
+                None => grouping(&c.gate_rows)
+                    .iter()
+                    .map(|(m, idx)| counts_only(&c.gate_rows, m, idx))
+                    .collect(),
+            },
+        };
+        GateAnswer {
+            names,
+            shown,
+            groups,
+        }
+    }
+}
+
+/// The fired rows of `model` in corpus `corpus` (empty when it has none).
+pub fn fired(body: &BundleBody, corpus: &str, model: &str) -> Vec<GateRow> {
+    with_rows(body, corpus)
+        .map(|c| {
+            fired_rows(&c.gate_rows, model)
+                .into_iter()
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;
