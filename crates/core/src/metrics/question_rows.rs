@@ -125,6 +125,7 @@ pub struct QuestionRowsRun<'a> {
     threshold: f64,
     questions: HashMap<&'a str, usize>,
     rows: Vec<QuestionRow>,
+    with_scores: bool,
 }
 
 impl<'a> QuestionRowsRun<'a> {
@@ -136,7 +137,25 @@ impl<'a> QuestionRowsRun<'a> {
             threshold: options.confidence_threshold,
             questions: corpus.question_index(),
             rows: Vec::with_capacity(corpus.rankings.len()),
+            with_scores: true,
         }
+    }
+
+    /// Rows with empty `scores` (a list shows none of them; on the `large` run they are
+    /// 3.5 million table names copied). Every other field is the same.
+    pub fn without_scores(mut self) -> Self {
+        self.with_scores = false;
+        self
+    }
+
+    /// The row of ranking row `i` (with scores), alone; `None` past the last row.
+    pub fn row_at(&self, i: usize) -> Option<QuestionRow> {
+        let r = self.corpus.rankings.get(i)?;
+        let gold = self.inputs.golds.get(i)?;
+        Some(QuestionRow {
+            scores: table_scores(r, &gold.tables),
+            ..self.row(r, gold)
+        })
     }
 
     /// Rows in all.
@@ -198,18 +217,29 @@ impl<'a> QuestionRowsRun<'a> {
             latency_s: r.latency_s,
             high_confidence_score: score_table_set(&set, gold),
             high_confidence: set.into_iter().map(str::to_string).collect(),
-            scores: r
-                .ranked
-                .iter()
-                .map(|t| TableScore {
-                    table: t.clone(),
-                    p: r.scores.get(t).copied().unwrap_or(0.0),
-                    is_gold: gold.contains(t),
-                })
-                .collect(),
+            scores: if self.with_scores {
+                table_scores(r, gold)
+            } else {
+                Vec::new()
+            },
             needs_below_rank_5: positions.len() < n_gold || worst.is_some_and(|w| w > 5),
         }
     }
+}
+
+/// Every ranked table of `r` with its stored P(yes) (missing: `0.0`) and gold flag.
+fn table_scores<S: std::hash::BuildHasher>(
+    r: &RankingRow,
+    gold: &std::collections::HashSet<String, S>,
+) -> Vec<TableScore> {
+    r.ranked
+        .iter()
+        .map(|t| TableScore {
+            table: t.clone(),
+            p: r.scores.get(t).copied().unwrap_or(0.0),
+            is_gold: gold.contains(t),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -254,6 +254,25 @@ fn runs_in_steps_equal_the_one_shot_results() {
         assert_eq!((run.step(2), run.done(), run.step(5)), (false, 2, true));
         assert_eq!(run.finish(), rows);
         assert_eq!(rows.len(), 3);
+
+        // Without scores: the same rows with `scores` empty; one row alone: with them.
+        let bare = QuestionRowsRun::new(&corpus, &once, &options)
+            .without_scores()
+            .finish();
+        let emptied: Vec<QuestionRow> = rows
+            .iter()
+            .map(|r| QuestionRow {
+                scores: Vec::new(),
+                ..r.clone()
+            })
+            .collect();
+        assert_eq!(bare, emptied);
+        assert!(rows.iter().all(|r| !r.scores.is_empty()));
+        let run = QuestionRowsRun::new(&corpus, &once, &options).without_scores();
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(run.row_at(i).as_ref(), Some(row));
+        }
+        assert_eq!(run.row_at(3), None);
     }
 }
 

@@ -134,6 +134,7 @@ pub struct RankingAnswerer {
     scope: Option<RankingScope>,
     pooled: Option<Corpus>,
     inputs: HashMap<InputsKey, Arc<RetrievalInputs>>,
+    /// Question rows without scores, per corpus, gold rule and threshold.
     rows: HashMap<(InputsKey, u64), Arc<Vec<QuestionRow>>>,
 }
 
@@ -169,13 +170,7 @@ impl RankingAnswerer {
         let rows = self.rows(body, &key, &inputs, q.threshold);
         let corpus = self.corpus(body, shown.as_deref());
         let section = corpus.map(|c| retrieval_section_with(body, c, &inputs, &opts));
-        let rows = rows
-            .iter()
-            .map(|r| QuestionRow {
-                scores: Vec::new(),
-                ..r.clone()
-            })
-            .collect();
+        let rows = rows.as_ref().clone();
         RankingAnswer {
             scope,
             shown,
@@ -199,8 +194,14 @@ impl RankingAnswerer {
         } else {
             let key = (shown.clone(), q.gold);
             let inputs = self.inputs(body, matcher, &key);
-            let rows = self.rows(body, &key, &inputs, q.threshold);
-            rows.iter().find(|r| r.trace_id == trace_id).cloned()
+            let opts = ReportOptions {
+                confidence_threshold: q.threshold,
+                ..ReportOptions::default()
+            };
+            self.corpus(body, shown.as_deref()).and_then(|c| {
+                let i = c.rankings.iter().position(|r| r.trace_id == trace_id)?;
+                QuestionRowsRun::new(c, &inputs, &opts).row_at(i)
+            })
         };
         QuestionAnswer {
             row,
@@ -255,7 +256,11 @@ impl RankingAnswerer {
         };
         let rows = self
             .corpus(body, key.0.as_deref())
-            .map(|c| QuestionRowsRun::new(c, inputs, &opts).finish())
+            .map(|c| {
+                QuestionRowsRun::new(c, inputs, &opts)
+                    .without_scores()
+                    .finish()
+            })
             .unwrap_or_default();
         if self.rows.len() >= MAX_ROW_SETS {
             self.rows.clear();
