@@ -148,7 +148,7 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
   await dir.page.context().close();
 });
 
-test('the ranking view shows the CLI\'s numbers from the rankings alone, before the rest of the bundle is in', async () => {
+test('the ranking and gate views show the CLI\'s numbers from the rows read early, before the rest of the bundle is in', async () => {
   // The CLI's numbers for the view's defaults (k = 10, t = 0.5, harness rule).
   const cli = JSON.parse(execFileSync(BIN, ['metrics', V1, '--json', '--corpus', DEV, '--resamples', '10'],
     { maxBuffer: 64 << 20 }).toString('utf8')).retrieval;
@@ -166,10 +166,22 @@ test('the ranking view shows the CLI\'s numbers from the rankings alone, before 
   assert.equal(await metric('recall@10'), cli.recall[9]);
   assert.equal(await metric('ndcg@10'), cli.ndcg[9]);
   assert.equal(await metric('high_confidence:precision'), cli.high_confidence.precision);
-  // Shown while only the summary and the rankings were in.
+  // The gate view too, from the gate rows read with the rankings: counts, then intervals.
+  const gate = JSON.parse(execFileSync(BIN, ['metrics', V1, '--json', '--corpus', DEV, '--resamples', '10'],
+    { maxBuffer: 64 << 20 }).toString('utf8')).gate;
+  await page.getByRole('tab', { name: 'Gate' }).click();
+  await page.waitForSelector('[data-testid="gate-view"][data-ci-ready="true"]', { timeout: 60000 });
+  for (const g of gate) {
+    for (const key of ['fired', 'recovered', 'regressed', 'net']) {
+      const el = page.locator(`[data-testid="gate-view"] [data-metric="gate:${g.model}:${key}"]`);
+      assert.equal(Number(await el.getAttribute('data-value')), g[key], `${g.model} ${key}`);
+    }
+  }
+  // Shown while only the summary and the rows read with the rankings were in.
   assert.equal(await page.locator('.bundle-header').getAttribute('data-load-summary'), 'true');
   release();
   await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });
+  await page.getByRole('tab', { name: 'Table ranking' }).click();
   assert.equal(await metric('recall@10'), cli.recall[9]);
   assert.deepEqual(problems, []);
   await page.context().close();

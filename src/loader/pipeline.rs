@@ -21,7 +21,7 @@ pub type OnProgress<'a> = &'a dyn Fn(Progress);
 pub struct Early<'a> {
     /// The summary (body and skeleton length, see [`super::summary`]), from the cells columns.
     pub summary: &'a dyn Fn(Vec<u8>, usize),
-    /// The bundle with only its questions and ranking rows
+    /// The bundle with only its questions, ranking rows and gate rows
     /// ([`runlens_core::bundle::v2::read_ranking_tables`]), read next.
     pub ranking: &'a dyn Fn(Bundle),
 }

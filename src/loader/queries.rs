@@ -47,10 +47,11 @@ pub enum ViewQuery {
 }
 
 impl ViewQuery {
-    /// Whether the rows read ahead of a v2 bundle's whole (its questions and rankings)
-    /// answer it.
-    pub fn needs_only_rankings(&self) -> bool {
-        matches!(self, ViewQuery::Ranking(_))
+    /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings and gate
+    /// rows: [`runlens_core::bundle::v2::read_ranking_tables`]) answer it; a ranking
+    /// question's list of cells needs the whole bundle.
+    pub fn answered_early(&self) -> bool {
+        !matches!(self, ViewQuery::RankingQuestion { .. })
     }
 }
 

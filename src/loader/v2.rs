@@ -244,7 +244,8 @@ pub async fn load_zip(
         at: &at,
     };
     // The cells columns first (the summary needs nothing else), then the questions and
-    // rankings (the ranking view's answers need nothing else), then everything else.
+    // rankings and gate rows (the ranking and gate views need nothing else), then everything
+    // else.
     let all = wanted.clone();
     let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
         wanted.into_iter().partition(|e| is_cells_path(&e.name));
@@ -375,7 +376,7 @@ pub async fn load_dir(
     let mut memory = MemoryEntries::default();
     memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
     // The cells columns first (the summary needs nothing else), then the questions and
-    // rankings (the ranking view's answers), then everything else.
+    // rankings and gate rows (the ranking and gate views), then everything else.
     let (cells, rest): (Vec<&str>, Vec<&str>) = manifest
         .entries
         .iter()
@@ -439,8 +440,9 @@ async fn send_summary(
     Ok(())
 }
 
-/// Hands the bundle with only its questions and ranking rows to `early.ranking` (the ranking
-/// view's answers come from it while the rest is read); a damaged entry is the load's error.
+/// Hands the bundle with only its questions, ranking rows and gate rows to `early.ranking`
+/// (the ranking and gate views are answered from it while the rest is read); a damaged entry
+/// is the load's error.
 async fn send_ranking(
     name: &str,
     manifest: &Manifest,

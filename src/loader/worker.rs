@@ -24,8 +24,8 @@ use crate::yield_now::yield_now;
 
 thread_local! {
     static FULL: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
-    /// A v2 bundle's questions and ranking rows, until the whole bundle is in: the ranking
-    /// view's section and rows are answered from it.
+    /// A v2 bundle's questions, ranking rows and gate rows, until the whole bundle is in:
+    /// the ranking and gate views are answered from it.
     static RANKING: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
     /// The gold SQL's parses once found (the parser rule's answers use them).
     static PARSES: RefCell<Option<Arc<StatementParses>>> = const { RefCell::new(None) };
@@ -101,12 +101,12 @@ fn handle(ev: &MessageEvent) {
     }
 }
 
-/// The bundle `query` can be answered from now: the whole one, or for the ranking view's
-/// section and rows the questions and rankings read ahead of it (`None`: wait).
+/// The bundle `query` can be answered from now: the whole one, or the rows read ahead of it
+/// when they answer it ([`ViewQuery::answered_early`]; `None`: wait).
 fn answerable(query: &ViewQuery) -> Option<Rc<Bundle>> {
     FULL.with_borrow(Clone::clone).or_else(|| {
         query
-            .needs_only_rankings()
+            .answered_early()
             .then(|| RANKING.with_borrow(Clone::clone))
             .flatten()
     })

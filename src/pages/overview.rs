@@ -32,8 +32,8 @@ pub fn Overview(
     #[prop(optional)]
     stats: LoadStats,
     /// A v2 bundle's summary, while only it is in (`bundle` is then its head): the
-    /// leaderboard shows its rows, the ranking view asks the worker (which has the rankings
-    /// soon after), the other views wait for the whole bundle.
+    /// leaderboard shows its rows, the ranking and gate views ask the worker (which has their
+    /// rows soon after), the other views wait for the whole bundle.
     #[prop(default = None)]
     summary: Option<Summary>,
 ) -> impl IntoView {
@@ -80,9 +80,9 @@ pub fn Overview(
         release_focus_in_main();
         match tab {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
-            // The ranking view's answers come from the worker, which reads the rankings
-            // right after the summary: it need not wait for the rest.
-            Tab::Ranking => crate::split_points::lazy_view(Tab::Ranking, bundle.clone()),
+            // These views' answers come from the worker, which reads the rankings and gate
+            // rows right after the summary: they need not wait for the rest.
+            Tab::Ranking | Tab::Gate => crate::split_points::lazy_view(tab, bundle.clone()),
             _ if waiting => view! { <RestLoading /> }.into_any(),
             other => crate::split_points::lazy_view(other, bundle.clone()),
         }

@@ -335,7 +335,7 @@ mod zip_index {
             .unwrap()
             .into_inner();
         // In the zip's order, as the browser reads it: the manifest, the cells columns, the
-        // questions and rankings with their text, the other columns, the other text.
+        // questions, rankings and gate rows with their text, the other columns, the other text.
         let mut all = vec![(MANIFEST.to_owned(), manifest)];
         all.extend(
             zip_order(&list)
@@ -344,7 +344,7 @@ mod zip_index {
         );
         let names: Vec<&str> = all.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(
-            names[..6],
+            names[..8],
             [
                 MANIFEST,
                 "corpora/0/cells.cols.gz",
@@ -352,6 +352,8 @@ mod zip_index {
                 "corpora/0/questions.text/0.gz",
                 "corpora/0/rankings.cols.gz",
                 "corpora/0/rankings.text/0.gz",
+                "corpora/0/gate_rows.cols.gz",
+                "corpora/0/gate_rows.text/0.gz",
             ]
         );
         let text_from = all
@@ -359,7 +361,7 @@ mod zip_index {
             .position(|(p, _)| p.contains("results.text/") || p.contains("cells.text/"))
             .unwrap();
         assert!(all[text_from..].iter().all(|(p, _)| p.contains(".text/")));
-        assert!(all[6..text_from].iter().all(|(p, _)| !p.contains(".text/")));
+        assert!(all[8..text_from].iter().all(|(p, _)| !p.contains(".text/")));
         (zip, all)
     }
 
@@ -620,7 +622,7 @@ fn entries_inflated_by_the_caller_read_back_the_same_bundle_and_facts() {
 }
 
 #[test]
-fn the_ranking_tables_alone_read_the_questions_and_rankings_of_the_whole_bundle() {
+fn the_early_tables_alone_read_the_questions_rankings_and_gate_rows_of_the_whole_bundle() {
     use runlens_core::bundle::v2::text::inflate;
     use runlens_core::bundle::v2::{
         CopiedEntries, MemoryEntries, is_ranking_table_path, read_bundle_inflated,
@@ -645,6 +647,8 @@ fn the_ranking_tables_alone_read_the_questions_and_rankings_of_the_whole_bundle(
     assert_eq!(
         names,
         [
+            "corpora/0/gate_rows.cols.gz",
+            "corpora/0/gate_rows.text/0.gz",
             "corpora/0/questions.cols.gz",
             "corpora/0/questions.text/0.gz",
             "corpora/0/rankings.cols.gz",
@@ -662,7 +666,9 @@ fn the_ranking_tables_alone_read_the_questions_and_rankings_of_the_whole_bundle(
     assert_eq!((&got.name, &got.models), (&want.name, &want.models));
     assert_eq!(got.questions, want.questions);
     assert_eq!(got.rankings, want.rankings);
-    assert!(got.results.is_empty() && got.failure_labels.is_empty() && got.gate_rows.is_empty());
+    assert_eq!(got.gate_rows, want.gate_rows);
+    assert!(!want.gate_rows.is_empty(), "the test bundle has gate rows");
+    assert!(got.results.is_empty() && got.failure_labels.is_empty() && got.fm_labels.is_empty());
     // Copied, not taken: the whole bundle still reads from the same entries.
     for e in &rest {
         memory.0.insert(e.path.clone(), inflated(e));

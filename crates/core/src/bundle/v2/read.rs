@@ -415,9 +415,9 @@ pub fn read_bundle_inflated(source: &mut dyn EntrySource) -> Result<Bundle, V2Er
     read(source, true)
 }
 
-/// The bundle with only each corpus's questions and ranking rows (every other row list
-/// empty; names, models and the head as in the whole bundle): what the table-ranking view
-/// computes from, readable before the cells' text is in. `source` as for
+/// The bundle with only each corpus's questions, ranking rows and gate rows (every other row
+/// list empty; names, models and the head as in the whole bundle): what the table-ranking
+/// and gate views compute from, readable before the cells' text is in. `source` as for
 /// [`read_bundle_inflated`]: its `.gz` entries checked and inflated already.
 pub fn read_ranking_tables(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
     read_with(source, true, false, &|files, info| {
@@ -428,23 +428,26 @@ pub fn read_ranking_tables(source: &mut dyn EntrySource) -> Result<Bundle, V2Err
             models: info.models.clone(),
             questions: Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?,
             rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed()?,
+            gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed()?,
             ..Corpus::default()
         })
     })
 }
 
-/// Whether the entry at `path` is one [`read_ranking_tables`] reads: a questions or
-/// rankings table (`corpora/<i>/<table>.cols.gz`) or one of its text chunks
+/// Whether the entry at `path` is one [`read_ranking_tables`] reads: a questions, rankings or
+/// gate rows table (`corpora/<i>/<table>.cols.gz`) or one of its text chunks
 /// (`corpora/<i>/<table>.text/<n>.gz`).
 pub fn is_ranking_table_path(path: &str) -> bool {
     let mut parts = path.split('/');
     let (Some("corpora"), Some(_), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
         return false;
     };
-    [QUESTIONS.name, RANKINGS.name].iter().any(|t| {
-        name.strip_prefix(t)
-            .is_some_and(|rest| rest == ".cols.gz" || rest == ".text")
-    })
+    [QUESTIONS.name, RANKINGS.name, GATE_ROWS.name]
+        .iter()
+        .any(|t| {
+            name.strip_prefix(t)
+                .is_some_and(|rest| rest == ".cols.gz" || rest == ".text")
+        })
 }
 
 type ReadCorpus = dyn Fn(&mut Checked<'_>, &CorpusInfo) -> Result<Corpus, V2Error>;

@@ -46,8 +46,8 @@ pub fn is_text_chunk(path: &str) -> bool {
 
 /// The order of `entries` in the zip (after the manifest), in the order a browser reads
 /// them, so that each of its stages is one contiguous byte range: the cells columns (the
-/// leaderboard's summary), the questions and rankings tables with their text (the ranking
-/// view), every other entry but the text chunks, then the other text chunks; each group in
+/// leaderboard's summary), the questions, rankings and gate rows tables with their text (the
+/// ranking and gate views), every other entry but the text chunks, then the other text chunks; each group in
 /// the manifest's order.
 pub fn zip_order(entries: &[Entry]) -> Vec<&Entry> {
     let group = |e: &Entry| {
