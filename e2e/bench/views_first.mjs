@@ -1,0 +1,80 @@
+// How soon each view shows its numbers when a link opens it directly (not a test): for each
+// bundle and view, a fresh Chromium opens `?bundle=URL&tab=VIEW` and this records the time
+// from navigation until
+//   - leaderboard: its pass rates are shown,
+//   - ranking: its curve chart has drawn pixels,
+//   - gate: its table shows counts (`gate:(all):net`), and then its bootstrap intervals
+//     (`data-ci-ready="true"`),
+// and whether the whole bundle was in by then (`data-load-summary="false"`) or only a v2
+// summary. Prints a markdown table of medians and the JSON of every run.
+//
+// Usage: node e2e/bench/views_first.mjs [--runs N] [--bundles DIR] NAME=URL_PATH ...
+// The app must be built (dist/) and RUNLENS_BIN point at a runlens binary.
+import { startServer } from '../tests/server.mjs';
+import { launch, newPage } from '../tests/browser.mjs';
+
+const args = process.argv.slice(2);
+let runs = 5;
+const serveArgs = [];
+const targets = [];
+for (let i = 0; i < args.length; i += 1) {
+  if (args[i] === '--runs') runs = Number(args[++i]);
+  else if (args[i] === '--bundles') serveArgs.push('--bundles', args[++i]);
+  else { const [name, url] = args[i].split('='); targets.push({ name, url }); }
+}
+const LONG = 600000;
+const drawn = (sel) => {
+  for (const c of document.querySelectorAll(`${sel} canvas`)) {
+    if (!c.width || !c.height) continue;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) return true;
+  }
+  return false;
+};
+const whole = (page) => page.$eval('.bundle-header', (h) => h.dataset.loadSummary === 'false');
+
+const server = await startServer(serveArgs);
+const results = [];
+try {
+  for (let r = 0; r < runs; r += 1) {
+    for (const { name, url } of targets) {
+      for (const view of ['leaderboard', 'ranking', 'gate']) {
+        const browser = await launch();
+        const { page } = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+        const t0 = Date.now();
+        await page.goto(`${server.url}?bundle=${url}&tab=${view}`);
+        const row = { name, view, run: r };
+        if (view === 'leaderboard') {
+          await page.waitForSelector('[data-testid="leaderboard-view"] [data-metric^="pass:"]', { timeout: LONG });
+          row.shownMs = Date.now() - t0;
+        } else if (view === 'ranking') {
+          await page.waitForFunction(drawn, '[data-testid="ranking-view"]', { timeout: LONG, polling: 50 });
+          row.shownMs = Date.now() - t0;
+        } else {
+          await page.waitForSelector('[data-testid="gate-view"] [data-metric="gate:(all):net"]', { timeout: LONG });
+          row.shownMs = Date.now() - t0;
+          row.wholeAtShown = await whole(page);
+          await page.waitForSelector('[data-testid="gate-view"][data-ci-ready="true"]', { timeout: LONG });
+          row.intervalsMs = Date.now() - t0;
+        }
+        row.wholeAtShown ??= await whole(page);
+        results.push(row);
+        console.error(JSON.stringify(row));
+        await browser.close();
+      }
+    }
+  }
+} finally {
+  await server.stop();
+}
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+console.log('| bundle | view | shown, ms from navigation | whole bundle in by then (runs) | gate intervals, ms |');
+console.log('|---|---|---|---|---|');
+for (const { name } of targets) {
+  for (const view of ['leaderboard', 'ranking', 'gate']) {
+    const rs = results.filter((x) => x.name === name && x.view === view);
+    const ints = rs.map((x) => x.intervalsMs).filter((x) => x !== undefined);
+    console.log(`| ${name} | ${view} | ${median(rs.map((x) => x.shownMs))} | ${rs.filter((x) => x.wholeAtShown).length} of ${rs.length} | ${ints.length ? median(ints) : ''} |`);
+  }
+}
+console.log(JSON.stringify(results));
