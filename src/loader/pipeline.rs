@@ -170,6 +170,8 @@ async fn parse(
         total: None,
     });
     let bundle = parse_bundle(name, &json)?;
+    // The content-hash check reads the body's bytes as they came (see `digest`).
+    super::digest::start_raw_body_digest(&json);
     drop(json);
     let t3 = now_ms();
     if verify {

@@ -501,6 +501,43 @@ async fn platform_digest_checks_the_content_hash_like_the_core() {
     );
 }
 
+/// The check reads the body's bytes as downloaded first: a document runlens wrote passes
+/// from them; a pretty-printed one (bytes not canonical) still passes through the canonical
+/// serialisation; bytes whose body was changed after the hash was stored fail, named as the
+/// core names it.
+#[wasm_bindgen_test]
+async fn the_raw_body_digest_is_tried_first_and_falls_back_to_the_canonical_body() {
+    use runlens_web::loader::digest::{start_raw_body_digest, verify_bundle_fast};
+    let good = bundle();
+    let written = good.to_json_vec();
+    start_raw_body_digest(&written);
+    assert_eq!(verify_bundle_fast("a.json", &good).await, Ok(()));
+    // Pretty-printed: the raw body's digest differs; the canonical one matches.
+    let pretty = serde_json::to_vec_pretty(&good).unwrap();
+    start_raw_body_digest(&pretty);
+    assert_eq!(verify_bundle_fast("pretty.json", &good).await, Ok(()));
+    // What is compared first is the digest of the bytes as downloaded (the loader parses
+    // the bundle from those very bytes): shown here with a bundle not parsed from them.
+    let mut other = good.clone();
+    other.body.corpora[0].name.push('?');
+    start_raw_body_digest(&good.to_json_vec());
+    assert_eq!(verify_bundle_fast("other.json", &other).await, Ok(()));
+    // A document whose body was changed after its hash was stored: neither passes.
+    let name = format!("\"name\":\"{}\"", good.body.corpora[0].name);
+    let changed =
+        String::from_utf8(written)
+            .unwrap()
+            .replacen(&name, &name.replace("\":\"", "\":\"!"), 1);
+    let bad: runlens_core::bundle::Bundle = serde_json::from_str(&changed).unwrap();
+    assert_ne!(bad.body, good.body);
+    start_raw_body_digest(changed.as_bytes());
+    let err = verify_bundle_fast("bad.json", &bad)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("bad.json: bundle: content_hash "), "{err}");
+}
+
 /// A worker started by `assets/prestart.js` whose `Ready` arrived before the app took it
 /// over: the load still sends its request. (It once hung there: the replayed `Ready` was
 /// handed to the handlers before the load was current, and they ignored it.)

@@ -92,7 +92,22 @@ async fn overview_shows_exact_recomputed_metrics() {
         ..ViewState::default()
     };
     let host = mount_with(bundle(), ranking);
-    leptos::task::tick().await;
+    // The ranking view's numbers are answers that come after the mount's task.
+    for _ in 0..500 {
+        if host
+            .query_selector("[data-metric='recall@3']")
+            .unwrap()
+            .is_some()
+        {
+            break;
+        }
+        let pause = js_sys::Promise::new(&mut |resolve, _| {
+            let _ = web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(pause).await;
+    }
     // Universe of 3 tables: k runs 1..3.
     // q1: recall@3 = 1, q2: recall@3 = 1 → mean 1.
     assert_eq!(metric(&host, "recall@3"), 1.0);

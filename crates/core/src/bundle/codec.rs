@@ -131,6 +131,46 @@ impl BundleBody {
     }
 }
 
+/// Where the body's value is in `json`, a bundle document as [`Bundle::to_json_vec`] writes
+/// it (compact, `body` the last top-level key): those bytes are the body's canonical JSON, so
+/// a reader that kept the document can hash them instead of serialising the body again.
+/// `None` when `json` has no top-level `"body":` key followed by a value that runs to the
+/// document's closing brace. The span is only a candidate: a document written otherwise
+/// (pretty-printed, keys reordered) gives bytes whose hash does not match, and the caller then
+/// checks with [`BundleBody::canonical_json`].
+pub fn raw_body_span(json: &[u8]) -> Option<std::ops::Range<usize>> {
+    const KEY: &[u8] = b"\"body\":";
+    let end = json.iter().rposition(|b| !b.is_ascii_whitespace())?;
+    if json[end] != b'}' {
+        return None;
+    }
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let mut i = 0;
+    while i < end {
+        let b = json[i];
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => depth = depth.saturating_sub(1),
+                b'"' if depth == 1 && json[i..].starts_with(KEY) => {
+                    return Some(i + KEY.len()..end);
+                }
+                b'"' => in_string = true,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Lower-case hex of a digest (for [`Bundle::check_content_hash`]).
 pub fn hex_digest(bytes: &[u8]) -> String {
     hex(bytes)
@@ -269,6 +309,27 @@ mod tests {
             super::hex(&Sha256::digest(b"")),
             "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
         );
+    }
+
+    /// The body's bytes in a document written by runlens are its canonical JSON; a key
+    /// named `body` inside a string or a nested object is not the body.
+    #[test]
+    fn the_raw_body_span_of_a_written_bundle_is_its_canonical_json() {
+        use super::raw_body_span;
+        let bundle = small();
+        let json = bundle.to_json_vec();
+        let span = raw_body_span(&json).expect("a body");
+        assert_eq!(&json[span], bundle.body.canonical_json().as_slice());
+        let mut newline = json.clone();
+        newline.extend_from_slice(b"\n");
+        assert_eq!(
+            &newline[raw_body_span(&newline).unwrap()],
+            &json[raw_body_span(&json).unwrap()]
+        );
+        let tricky = br#"{"a":"\"body\":1","n":{"body":2},"body":{"x":"}"}}"#;
+        assert_eq!(&tricky[raw_body_span(tricky).unwrap()], br#"{"x":"}"}"#);
+        assert_eq!(raw_body_span(br#"{"format":"x"}"#), None);
+        assert_eq!(raw_body_span(b"[1]"), None);
     }
 
     /// An outside SHA-256 of `canonical_json` gives the content hash, and a wrong one fails.

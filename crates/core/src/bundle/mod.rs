@@ -28,7 +28,7 @@ use serde::{Deserialize, Serialize};
 
 pub use cell::{Cell, LossRule, Outcome, ResultScore, Usage, Vote};
 pub(crate) use codec::hex as hex_lower;
-pub use codec::{BundleError, hex_digest};
+pub use codec::{BundleError, hex_digest, raw_body_span};
 pub use corpus::{CellRef, Corpus};
 pub use jev::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
 pub use question::{Question, ResultRow};
