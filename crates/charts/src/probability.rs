@@ -35,6 +35,15 @@ pub struct ProbabilityChart {
     pub label_width: u32,
 }
 
+/// Margin around the chart, px.
+const MARGIN: i32 = 14;
+/// Title font size, px.
+const TITLE_PX: i32 = 16;
+/// Threshold label font size, px (the axis labels' size).
+const T_LABEL_PX: i32 = 13;
+/// Space between the title, the threshold label and the plot, px.
+const GAP: i32 = 4;
+
 /// Longest title drawn, in characters.
 pub const TITLE_CHARS: usize = 90;
 
@@ -85,14 +94,22 @@ pub fn draw_probability_bars<DB: DrawingBackend>(
     let t = clean(chart.threshold);
     area.fill(&theme.background)?;
     let title = truncate_chars(&chart.title, TITLE_CHARS);
+    // The title on top, then a band for the threshold's label, then the plot: with plotters'
+    // caption the label sat in the caption's padding and crossed the title (#17, bug 10).
+    let title_style = ("sans-serif", TITLE_PX)
+        .into_font()
+        .color(&theme.text)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    let width = i32::try_from(area.dim_in_pixel().0).unwrap_or(i32::MAX);
+    area.draw(&Text::new(title, (width / 2, MARGIN), title_style))?;
     let mut ctx = ChartBuilder::on(area)
-        .caption(&title, ("sans-serif", 16).into_font().color(&theme.text))
-        .margin(14)
+        .margin(MARGIN)
+        .margin_top(MARGIN + TITLE_PX + GAP + T_LABEL_PX + GAP)
         .margin_right(48)
         .x_label_area_size(40)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(0.0..1.0, 0.0..(n.max(1) as f64))?;
-    let label_style = ("sans-serif", 13).into_font().color(&theme.text);
+    let label_style = ("sans-serif", T_LABEL_PX).into_font().color(&theme.text);
     ctx.configure_mesh()
         .x_desc("P(yes)")
         .disable_y_mesh()
@@ -159,7 +176,7 @@ pub fn draw_probability_bars<DB: DrawingBackend>(
     }
     let above = label_style.pos(Pos::new(HPos::Center, VPos::Bottom));
     let t_label = format!("t = {}", format_threshold(t));
-    area.draw(&Text::new(t_label, (threshold_px, top_px - 2), above))?;
+    area.draw(&Text::new(t_label, (threshold_px, top_px - GAP), above))?;
     // The key sits right-aligned in the x label band, clear of the threshold label.
     let key = ("sans-serif", 13).into_font().color(&Palette::GOLD);
     let key = key.pos(Pos::new(HPos::Right, VPos::Center));

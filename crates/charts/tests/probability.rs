@@ -148,3 +148,45 @@ fn no_bars_draws_the_frame_and_threshold() {
     assert!(bars(&svg).is_empty() && layout.rows_px.is_empty());
     assert!(svg.contains("t = 0.5"));
 }
+
+/// `(y, font size, dy)` of the SVG text element whose content is `content`.
+fn text_at(svg: &str, content: &str) -> (f64, f64, String) {
+    let end = svg
+        .find(&format!(">\n{content}\n</text>"))
+        .unwrap_or_else(|| panic!("no text {content}"));
+    let start = svg[..end].rfind("<text").unwrap();
+    let tag = &svg[start..end];
+    let value = |name: &str| {
+        tag.split(&format!(" {name}=\""))
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .unwrap_or("")
+            .to_owned()
+    };
+    let number = |name: &str| value(name).parse::<f64>().unwrap();
+    (number("y"), number("font-size"), value("dy"))
+}
+
+#[test]
+fn the_threshold_label_sits_between_the_title_and_the_plot() {
+    // #17, bug 10: "t = 0.5" was drawn over the title's lower half.
+    let (svg, layout) = render(&published());
+    let (title_y, title_size, title_dy) = text_at(&svg, "MRR by month?");
+    let (t_y, t_size, t_dy) = text_at(&svg, "t = 0.5");
+    // The title hangs from its y (dy 0.76em): its glyphs end at most one em below. The label
+    // stands on its y raised by half an ex (dy -0.5ex, about a quarter em): its glyphs start
+    // at most one em above that.
+    assert_eq!((title_dy.as_str(), t_dy.as_str()), ("0.76em", "-0.5ex"));
+    let title_bottom = title_y + title_size;
+    let label_top = t_y - 0.25 * t_size - t_size;
+    assert!(
+        title_bottom <= label_top,
+        "title ends at {title_bottom}, label starts at {label_top}"
+    );
+    // And the label stands above the plot's first row.
+    assert!(
+        t_y < f64::from(layout.rows_px[0].0),
+        "{t_y} {:?}",
+        layout.rows_px[0]
+    );
+}
