@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
 use runlens_core::bundle::{Bundle, Corpus, LossRule};
-use runlens_core::metrics::report_board::LeaderboardEntry;
+use runlens_core::metrics::report_board::{LeaderboardEntry, top_model};
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
 use crate::loader::summary::Summary;
@@ -251,6 +251,7 @@ fn LossNotice(cells: usize, loss: LossRule) -> impl IntoView {
 fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -> impl IntoView {
     let state = UrlState::use_context();
     let loss_cells: usize = rows.iter().map(|e| e.row.loss_cells).sum();
+    let top = top_model(&rows).map(str::to_owned);
     let rows = StoredValue::new(rows);
     let view_rows = Memo::new(move |_| {
         let (sort, models) = state.with(|s| (s.board_sort.clone(), s.models.clone()));
@@ -289,7 +290,7 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -
                 </thead>
                 <tbody>
                     <For each=move || view_rows.get() key=|e| e.row.model.clone() let(e)>
-                        <BoardRow entry=e />
+                        <BoardRow is_top=top.as_deref() == Some(e.row.model.as_str()) entry=e />
                     </For>
                 </tbody>
             </table>
@@ -335,8 +336,10 @@ fn SortHeader(column: &'static Column) -> impl IntoView {
     }
 }
 
+/// One model's row; the top model's own test against itself shows "–" (#17 bug 10: it read
+/// "1.000").
 #[component]
-fn BoardRow(entry: LeaderboardEntry) -> impl IntoView {
+fn BoardRow(entry: LeaderboardEntry, is_top: bool) -> impl IntoView {
     let cells = COLUMNS
         .iter()
         .map(|c| {
@@ -345,6 +348,10 @@ fn BoardRow(entry: LeaderboardEntry) -> impl IntoView {
             let shown = match (c.key, &value) {
                 ("pass", Value::Num(Some(p))) => view! {
                     <MetricValue name=format!("pass:{}", entry.row.model) value=*p digits=1 percent=true />
+                }
+                .into_any(),
+                ("p" | "z", _) if is_top => view! {
+                    <span title="the top model: every other row is tested against it">"–"</span>
                 }
                 .into_any(),
                 _ => (c.display)(&entry).into_any(),

@@ -255,3 +255,43 @@ fn p_values_below_a_thousandth_read_less_than_not_zero() {
     assert_eq!(p_text(Some(1.0)), "1.000");
     assert_eq!(p_text(None), "–");
 }
+
+/// #17 bug 10: the top model's own test against itself read "p 1.000"; it shows "–", and the
+/// other model its p. q1..q3: `a` passes all, `b` passes q1 only.
+#[wasm_bindgen_test]
+async fn the_top_models_own_p_shows_a_dash() {
+    let results = (1..=3)
+        .map(|i| ResultRow {
+            trace_id: format!("q{i}"),
+            candidates: [
+                ("a".to_string(), cell(Outcome::Pass)),
+                (
+                    "b".to_string(),
+                    cell(if i == 1 { Outcome::Pass } else { Outcome::Fail }),
+                ),
+            ]
+            .into_iter()
+            .collect(),
+            ..ResultRow::default()
+        })
+        .collect();
+    let host = mount(two_models("top", results));
+    wait_for_pass(&host, "b").await;
+    let p_column = runlens_web::pages::board_columns::COLUMNS
+        .iter()
+        .position(|c| c.key == "p")
+        .unwrap();
+    let p_of = |model: &str| {
+        host.query_selector(&format!(
+            "tr[data-model='{model}'] td:nth-child({})",
+            p_column + 1
+        ))
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap()
+    };
+    assert_eq!(p_of("a"), "–");
+    // b: differences 0, 1, 1 → mean 2/3, SE_d = sd/√3 = (1/√3)/√3 = 1/3: z = 2, p = 0.0455.
+    assert_eq!(p_of("b"), "0.046");
+}

@@ -51,6 +51,8 @@ fn steps_equal_the_one_shot_board_with_exact_pass_rates() {
     );
     // b is the top model: its own paired test has p = 1.
     assert_eq!(whole[0].row.vs_top.p, Some(1.0));
+    assert_eq!(crate::metrics::report_board::top_model(&whole), Some("b"));
+    assert_eq!(whole[0].row.vs_top.mean_diff, Some(0.0));
 
     let mut run = BoardRun::new(&body, &corpus, LossRule::Excluded);
     assert_eq!((run.len(), run.done()), (6, 0));

@@ -17,6 +17,16 @@ pub struct LeaderboardEntry {
     pub row: LeaderboardRow,
 }
 
+/// The model every row of a board is tested against (`vs_top`): the first row with a pass
+/// rate, in the order the core gives the rows (pass descending, ties in model order; the
+/// top is the first model with the highest pass rate). Its own test is against itself
+/// (p = 1), which a table shows as "–".
+pub fn top_model(rows: &[LeaderboardEntry]) -> Option<&str> {
+    rows.iter()
+        .find(|e| e.row.pass.is_some())
+        .map(|e| e.row.model.as_str())
+}
+
 /// Board-level facts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BoardSection {
