@@ -16,9 +16,9 @@ use leptos::wasm_split::SplitLoaderError;
 use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::{Manifest, MemoryEntries, V2Error};
 use runlens_core::import::{FailedImport, ImportOptions, Imported, InputFile};
-use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
+use runlens_core::metrics::gold_tables::StatementParses;
 
-use crate::loader::queries::ViewQuery;
+use crate::loader::queries::{MatcherFrom, ViewQuery};
 
 use crate::pages::{AuditView, FailuresView, GateView, RankingView, TrajectoryView};
 #[cfg_attr(not(feature = "split"), allow(unused_imports))]
@@ -76,7 +76,7 @@ split_point! {
     /// the views' own chunks, which only show answers.
     queries: fn answer_query(
         bundle: &Bundle,
-        matcher: &dyn Fn() -> Option<TableMatcher>,
+        matcher: MatcherFrom,
         query: &ViewQuery,
     ) -> Vec<u8> {
         crate::loader::queries::answer_json(bundle, matcher, query)

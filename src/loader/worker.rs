@@ -17,7 +17,7 @@ use super::detail::CellDetail;
 use super::digest::verify_bundle_fast;
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
-use super::queries::ViewQuery;
+use super::queries::{MatcherFrom, ViewQuery};
 use super::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
 use crate::data::{BundleRequest, now_ms};
 use crate::yield_now::yield_now;
@@ -127,16 +127,8 @@ fn answer_waiting() {
 
 /// Answers a view's question about the bundle this worker holds.
 async fn answer(bundle: Rc<Bundle>, id: u32, query: ViewQuery) {
-    let matcher = || {
-        let m = (!bundle.body.namespaces.is_empty())
-            .then(|| TableMatcher::new(&bundle.body.namespaces).ok())
-            .flatten()?;
-        Some(match PARSES.with_borrow(Clone::clone) {
-            Some(p) => m.with_parses(p),
-            None => m,
-        })
-    };
-    match crate::split_points::split_call!(answer_query(&bundle, &matcher, &query)) {
+    let from = MatcherFrom::Worker(PARSES.with_borrow(Clone::clone));
+    match crate::split_points::split_call!(answer_query(&bundle, from, &query)) {
         Ok(json) => post(&FromWorker::Answer { id, error: None }, Some(&json)),
         Err(e) => post(
             &FromWorker::Answer {
