@@ -166,36 +166,61 @@ pub struct GateGroup {
     pub output_token_delta_ci: Option<BootstrapCi>,
 }
 
-/// Analyses one group (see [`GateCounts`]); the three intervals share `seed`.
-pub fn gate_group(model: &str, rows: &[&GateRow], resamples: usize, seed: u64) -> GateGroup {
+/// The pooled group's name (as in the CLI JSON).
+pub const ALL: &str = "(all)";
+
+/// One group's counts and over-exploring split, without intervals (`*_ci` are `None`).
+pub fn gate_group_counts(model: &str, rows: &[&GateRow]) -> GateGroup {
     let (over, rest): (Vec<&GateRow>, Vec<&GateRow>) = rows
         .iter()
         .partition(|r| r.baseline_turns.is_some_and(|t| t >= OVER_EXPLORING_TURNS));
-    let (pass, turns, tokens) = gate_diffs(rows);
     GateGroup {
         model: model.to_string(),
         counts: gate_counts(rows),
         over_exploring: gate_counts(&over),
         rest: gate_counts(&rest),
-        net_ci: paired_bootstrap_ci(&pass, resamples, seed),
-        turn_delta_ci: paired_bootstrap_ci(&turns, resamples, seed),
-        output_token_delta_ci: paired_bootstrap_ci(&tokens, resamples, seed),
+        net_ci: None,
+        turn_delta_ci: None,
+        output_token_delta_ci: None,
     }
 }
 
-/// Per-model groups (first-seen order) followed by the pooled `"(all)"` group.
-pub fn gate_analysis(rows: &[GateRow], resamples: usize, seed: u64) -> Vec<GateGroup> {
+/// Analyses one group (see [`GateCounts`]); the three intervals share `seed`.
+pub fn gate_group(model: &str, rows: &[&GateRow], resamples: usize, seed: u64) -> GateGroup {
+    let (pass, turns, tokens) = gate_diffs(rows);
+    GateGroup {
+        net_ci: paired_bootstrap_ci(&pass, resamples, seed),
+        turn_delta_ci: paired_bootstrap_ci(&turns, resamples, seed),
+        output_token_delta_ci: paired_bootstrap_ci(&tokens, resamples, seed),
+        ..gate_group_counts(model, rows)
+    }
+}
+
+/// The rows of each model (first-seen order), then every row as [`ALL`].
+fn groups(rows: &[GateRow]) -> Vec<(&str, Vec<&GateRow>)> {
     let mut by: IndexMap<&str, Vec<&GateRow>> = IndexMap::new();
     for r in rows {
         by.entry(r.model.as_str()).or_default().push(r);
     }
-    let mut out: Vec<GateGroup> = by
+    let mut out: Vec<(&str, Vec<&GateRow>)> = by.into_iter().collect();
+    out.push((ALL, rows.iter().collect()));
+    out
+}
+
+/// Per-model groups (first-seen order) followed by the pooled `"(all)"` group.
+pub fn gate_analysis(rows: &[GateRow], resamples: usize, seed: u64) -> Vec<GateGroup> {
+    groups(rows)
         .iter()
         .map(|(m, rs)| gate_group(m, rs, resamples, seed))
-        .collect();
-    let all: Vec<&GateRow> = rows.iter().collect();
-    out.push(gate_group("(all)", &all, resamples, seed));
-    out
+        .collect()
+}
+
+/// [`gate_analysis`]'s groups with counts only (no bootstrap: fast on any run).
+pub fn gate_counts_analysis(rows: &[GateRow]) -> Vec<GateGroup> {
+    groups(rows)
+        .iter()
+        .map(|(m, rs)| gate_group_counts(m, rs))
+        .collect()
 }
 
 #[cfg(test)]

@@ -9,11 +9,10 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
-use super::gate::{GateGroup, OVER_EXPLORING_TURNS, gate_analysis, gate_counts};
+use super::gate::{GateGroup, gate_analysis, gate_counts_analysis};
 use crate::bundle::{BundleBody, Corpus, GateRow};
 
-/// The pooled group's name (as in the CLI JSON).
-pub const ALL: &str = "(all)";
+pub use super::gate::ALL;
 
 /// What the view asks for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -34,39 +33,6 @@ pub struct GateAnswer {
     /// Per-model groups in first-seen order, then [`ALL`]; empty when the corpus shown has
     /// no gate rows. Without intervals their `*_ci` are `None`.
     pub groups: Vec<GateGroup>,
-}
-
-/// Rows by model in first-seen order, then every row as [`ALL`] (the grouping of
-/// [`gate_analysis`]), as indices into `rows`.
-pub fn grouping(rows: &[GateRow]) -> Vec<(String, Vec<usize>)> {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut out: Vec<(String, Vec<usize>)> = Vec::new();
-    for (i, r) in rows.iter().enumerate() {
-        let g = *index.entry(r.model.as_str()).or_insert_with(|| {
-            out.push((r.model.clone(), Vec::new()));
-            out.len() - 1
-        });
-        out[g].1.push(i);
-    }
-    out.push((ALL.to_owned(), (0..rows.len()).collect()));
-    out
-}
-
-/// A group with counts and the over-exploring split but no intervals.
-pub fn counts_only(rows: &[GateRow], model: &str, idx: &[usize]) -> GateGroup {
-    let all: Vec<&GateRow> = idx.iter().filter_map(|&i| rows.get(i)).collect();
-    let (over, rest): (Vec<&GateRow>, Vec<&GateRow>) = all
-        .iter()
-        .partition(|r| r.baseline_turns.is_some_and(|t| t >= OVER_EXPLORING_TURNS));
-    GateGroup {
-        model: model.to_owned(),
-        counts: gate_counts(&all),
-        over_exploring: gate_counts(&over),
-        rest: gate_counts(&rest),
-        net_ci: None,
-        turn_delta_ci: None,
-        output_token_delta_ci: None,
-    }
 }
 
 /// The fired rows (`fired ≥ 1`) of `model` in `rows`, in file order.
@@ -113,10 +79,7 @@ impl GateAnswerer {
                 .clone(),
             Some(c) => match self.full.get(&shown) {
                 Some(full) => full.clone(),
-                None => grouping(&c.gate_rows)
-                    .iter()
-                    .map(|(m, idx)| counts_only(&c.gate_rows, m, idx))
-                    .collect(),
+                None => gate_counts_analysis(&c.gate_rows),
             },
         };
         GateAnswer {
