@@ -18,7 +18,7 @@ use runlens_core::bundle::v2::{Manifest, MemoryEntries, V2Error};
 use runlens_core::import::{FailedImport, ImportOptions, Imported, InputFile};
 use runlens_core::metrics::gold_tables::StatementParses;
 
-use crate::loader::queries::{MatcherFrom, ViewQuery};
+use crate::loader::queries::ViewQuery;
 
 use crate::pages::{AuditView, FailuresView, GateView, RankingView, TrajectoryView};
 #[cfg_attr(not(feature = "split"), allow(unused_imports))]
@@ -74,12 +74,8 @@ split_point! {
     /// The answer to a view's question, in the loader worker (or the page, for a bundle it
     /// loaded itself; see `crate::loader::queries`): the views' computations, apart from
     /// the views' own chunks, which only show answers.
-    queries: fn answer_query(
-        bundle: &Bundle,
-        matcher: MatcherFrom,
-        query: &ViewQuery,
-    ) -> Vec<u8> {
-        crate::loader::queries::answer_json(bundle, matcher, query)
+    queries: fn answer_query(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
+        crate::loader::queries::answer_json(bundle, query)
     }
 }
 split_point! {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gate_view::{self, GateAnswerer, GateQuery};
-use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
+use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::ranking_view::{RankingAnswerer, RankingQuery};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -67,30 +67,12 @@ thread_local! {
     static ANSWERERS: RefCell<PerBundle<(String, usize), Answerers>> = RefCell::default();
 }
 
-/// Where an answer's table matcher (the parser rule's gold tables) comes from. Built inside
-/// the `queries` chunk: the matcher's regex and SQL parser code stays out of the first load.
-pub enum MatcherFrom {
-    /// The loader worker: the bundle's namespaces, with the gold SQL's parses once found.
-    Worker(Option<Arc<StatementParses>>),
-    /// The page: its per-bundle matcher (`crate::bundle_matcher`).
-    Page,
-}
-
-/// The answer to `query` about `bundle`, as JSON. The loader worker and the page both answer
-/// with this.
-pub fn answer_json(bundle: &Bundle, from: MatcherFrom, query: &ViewQuery) -> Vec<u8> {
-    let matcher = move || match &from {
-        MatcherFrom::Page => crate::bundle_matcher::bundle_matcher(bundle),
-        MatcherFrom::Worker(parses) => {
-            let m = (!bundle.body.namespaces.is_empty())
-                .then(|| TableMatcher::new(&bundle.body.namespaces).ok())
-                .flatten()?;
-            Some(match parses {
-                Some(p) => m.with_parses(p.clone()),
-                None => m,
-            })
-        }
-    };
+/// The answer to `query` about `bundle`, as JSON, with the bundle's table matcher from
+/// `crate::bundle_matcher` (compiled once per bundle; answering from the gold SQL's parses
+/// once the loader installed them). The loader worker and the page both answer with this, in
+/// the `queries` chunk, so the matcher's regex and SQL parser code stays out of the first load.
+pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
+    let matcher = || crate::bundle_matcher::bundle_matcher(bundle);
     let matcher: &dyn Fn() -> Option<TableMatcher> = &matcher;
     let owner = (
         bundle.content_hash.clone(),
@@ -131,7 +113,7 @@ pub async fn ask<T: DeserializeOwned>(
         Some((worker, state)) => {
             ask_worker(&worker, &state, |id| ToWorker::Query { id, query }).await?
         }
-        None => crate::split_points::split_call!(answer_query(bundle, MatcherFrom::Page, &query))
+        None => crate::split_points::split_call!(answer_query(bundle, &query))
             .map_err(|e| LoadError::Loader(e.to_string()))?,
     };
     serde_json::from_slice(&json)

@@ -4,7 +4,6 @@
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::sync::Arc;
 
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
@@ -17,7 +16,7 @@ use super::detail::CellDetail;
 use super::digest::verify_bundle_fast;
 use super::pipeline;
 use super::protocol::{self, FromWorker, ToWorker};
-use super::queries::{MatcherFrom, ViewQuery};
+use super::queries::ViewQuery;
 use super::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
 use crate::data::{BundleRequest, now_ms};
 use crate::yield_now::yield_now;
@@ -27,8 +26,6 @@ thread_local! {
     /// A v2 bundle's questions, ranking rows and gate rows, until the whole bundle is in:
     /// the ranking and gate views are answered from it.
     static RANKING: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
-    /// The gold SQL's parses once found (the parser rule's answers use them).
-    static PARSES: RefCell<Option<Arc<StatementParses>>> = const { RefCell::new(None) };
     /// Questions that came before the bundle was in.
     static WAITING: RefCell<Vec<(u32, ViewQuery)>> = const { RefCell::new(Vec::new()) };
 }
@@ -127,8 +124,7 @@ fn answer_waiting() {
 
 /// Answers a view's question about the bundle this worker holds.
 async fn answer(bundle: Rc<Bundle>, id: u32, query: ViewQuery) {
-    let from = MatcherFrom::Worker(PARSES.with_borrow(Clone::clone));
-    match crate::split_points::split_call!(answer_query(&bundle, from, &query)) {
+    match crate::split_points::split_call!(answer_query(&bundle, &query)) {
         Ok(json) => post(&FromWorker::Answer { id, error: None }, Some(&json)),
         Err(e) => post(
             &FromWorker::Answer {
@@ -215,7 +211,10 @@ async fn run(request: BundleRequest) {
         &FromWorker::GoldParses,
         Some(&serde_json::to_vec(&parses).unwrap_or_default()),
     );
-    PARSES.set(parses.map(Arc::new));
+    // The answers' matcher (`crate::bundle_matcher`, as on the page) answers from them now.
+    if let Some(parses) = parses {
+        crate::bundle_matcher::install_parses(&bundle.content_hash, parses);
+    }
     if stats.imported {
         return;
     }
