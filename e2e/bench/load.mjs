@@ -11,16 +11,9 @@
 // The app must be built (dist/) and RUNLENS_BIN point at a runlens binary.
 import { startServer } from '../tests/server.mjs';
 import { launch, newPage, drawnPixels } from '../tests/browser.mjs';
+import { benchArgs } from './common.mjs';
 
-const args = process.argv.slice(2);
-let runs = 3;
-const serveArgs = [];
-const targets = [];
-for (let i = 0; i < args.length; i += 1) {
-  if (args[i] === '--runs') runs = Number(args[++i]);
-  else if (args[i] === '--bundles') serveArgs.push('--bundles', args[++i]);
-  else { const [name, url] = args[i].split('='); targets.push({ name, url }); }
-}
+const { runs, serveArgs, targets } = benchArgs(process.argv.slice(2), 3);
 const server = await startServer(serveArgs);
 const browser = await launch();
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };

@@ -18,16 +18,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { startServer } from '../tests/server.mjs';
 import { chromium } from 'playwright-core';
 import { newPage } from '../tests/browser.mjs';
+import { benchArgs, drawn } from './common.mjs';
 
-const args = process.argv.slice(2);
-let runs = 5;
-const serveArgs = [];
-const targets = [];
-for (let i = 0; i < args.length; i += 1) {
-  if (args[i] === '--runs') runs = Number(args[++i]);
-  else if (args[i] === '--bundles') serveArgs.push('--bundles', args[++i]);
-  else { const [name, url] = args[i].split('='); targets.push({ name, url }); }
-}
+const { runs, serveArgs, targets } = benchArgs(process.argv.slice(2), 5);
 const LONG = 600000;
 const TABS = ['ranking', 'failures', 'audit', 'gate', 'trajectory', 'leaderboard'];
 
@@ -74,14 +67,6 @@ function rendererMb(pid) {
   return Math.round(kb / 1024);
 }
 
-const drawn = (sel) => {
-  for (const c of document.querySelectorAll(`${sel} canvas`)) {
-    if (!c.width || !c.height) continue;
-    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) return true;
-  }
-  return false;
-};
 
 const server = await startServer(serveArgs);
 const results = [];
