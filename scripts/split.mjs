@@ -3,7 +3,7 @@
 // trunk 0.21 has no step between cargo and wasm-bindgen, so trunk builds the app with the
 // `split` feature (index.html: data-cargo-features, relocations kept by build.rs), and its own
 // wasm-bindgen output is replaced here: wasm-split-cli (crate wasm_split_cli_support, installed
-// by scripts/setup.sh) cuts cargo's wasm at the split points of src/split_points.rs into the
+// by scripts/setup.sh) cuts cargo's wasm at the split points (`chunks::split_point!`, see src/chunks.rs) into the
 // main module and chunks, wasm-bindgen runs on the main module, wasm-opt -Oz (release) on every
 // module, and the files get one content hash in their names (the main .js and the chunk loader
 // import each other, so they cannot each name the other's own hash).

@@ -260,14 +260,14 @@ pub async fn post_systemone(
         url: url.clone(),
         message,
     };
-    let started = crate::data::now_ms();
+    let started = crate::clock::now_ms();
     let response = Request::post(&url)
         .json(request)
         .map_err(|e| network(e.to_string()))?
         .send()
         .await
         .map_err(|e| network(e.to_string()))?;
-    let latency_ms = crate::data::now_ms() - started;
+    let latency_ms = crate::clock::now_ms() - started;
     let request_id = response.headers().get("x-typesafe-request-id");
     let text = response.text().await.map_err(|e| ApiError::Body {
         url: url.clone(),

@@ -2,25 +2,29 @@
 //!
 //! Single owners: [`api`] makes every HTTP call, [`data`] turns URLs and files into loaded
 //! bundles (in the [`loader`] worker), [`state`] holds the view state mirrored in the URL,
-//! [`export`] performs every file download, [`panic`] shows a visible error if the app ever panics. Pages compose components; every
-//! number comes from `runlens-core`, every chart from `runlens-charts`.
+//! [`export`] performs every file download, [`panic`] shows a visible error if the app ever
+//! panics, [`derived`] keeps what views compute from a bundle. Pages compose components; every
+//! number comes from `runlens-core`, every chart from `runlens-charts`. The modules sit in
+//! layers (platform, loading, derived data, pages, entry points: `src/layers.txt`), checked
+//! by `scripts/check-imports.py`.
 
 pub mod api;
 pub mod app;
-pub mod bundle_matcher;
-pub mod compiled_rules;
+pub mod chunks;
+pub mod clock;
 pub mod components;
 pub mod data;
+pub mod derived;
 pub mod export;
 pub mod gunzip;
 pub mod loader;
 pub mod pages;
 pub mod panic;
 pub mod per_bundle;
-pub mod split_points;
 pub mod state;
 pub mod theme;
 pub mod warm_fonts;
+pub mod worker;
 pub mod yield_now;
 
 pub use app::App;

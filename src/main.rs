@@ -13,7 +13,7 @@ fn main() {
 /// inside the loader worker.
 #[wasm_bindgen]
 pub fn start_loader_worker() {
-    runlens_web::loader::worker::start();
+    runlens_web::worker::start();
 }
 
 /// Bytes of this wasm instance's linear memory (it never shrinks, so this is its peak so

@@ -1,4 +1,4 @@
-// The module split (src/split_points.rs, scripts/split.mjs): the leaderboard needs no chunk; a
+// The module split (src/chunks.rs, scripts/split.mjs): the leaderboard needs no chunk; a
 // view's chunk is fetched once, when the view first opens, with a "loading" line meanwhile; a
 // chunk that cannot be fetched gives a plain error in that view and the app stays usable.
 import { test, before, after } from 'node:test';

@@ -14,14 +14,16 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
+use super::assemble::Assembler;
 use super::boards;
+use super::parses;
 use super::pipeline;
 use super::prestart;
+use super::progress::{self, Phase, Progress};
 use super::protocol::{self, FromWorker, ToWorker};
-use super::split::Assembler;
+use super::request::{BundleRequest, LoadError, LoadStats, Loaded};
 use super::summary::{self, Summary};
-use crate::bundle_matcher;
-use crate::data::{BundleRequest, LoadError, LoadStats, Loaded, Phase, Progress, now_ms};
+use crate::clock::now_ms;
 
 /// The worker script (an ES module written by `scripts/csp.mjs` after trunk's build) that
 /// loads the app's own module and calls its `start_loader_worker`.
@@ -317,7 +319,7 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                     boards::install_summary(&loaded.bundle, &summary);
                 }
                 let hash = loaded.bundle.content_hash.clone();
-                bundle_matcher::expect_parses(&hash);
+                parses::expect_parses(&hash);
                 let mut s = state.borrow_mut();
                 s.hash = hash;
                 s.shown = Arc::downgrade(&loaded.bundle);
@@ -334,7 +336,7 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
             // Malformed or `null`: nothing recorded, and the page parses what it needs.
             let parses: Option<StatementParses> = serde_json::from_slice(&body).ok().flatten();
             let hash = state.borrow().hash.clone();
-            bundle_matcher::install_parses(&hash, parses.unwrap_or_default());
+            parses::install_parses(&hash, parses.unwrap_or_default());
         }
         FromWorker::Failed { message, warnings } if !warnings.is_empty() => {
             finish(state, Err(LoadError::Import { message, warnings }));
@@ -445,7 +447,7 @@ fn run_locally(id: u64, state: Rc<RefCell<State>>) {
                 progress(&st, p);
             }
         };
-        let result = pipeline::load_full(&request, &on_progress, pipeline::Early::NONE, true).await;
+        let result = pipeline::load_full(&request, &on_progress, progress::Early::NONE, true).await;
         if !is_current(id) {
             return;
         }

@@ -9,10 +9,12 @@ use wasm_bindgen_futures::JsFuture;
 
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::client::{CURRENT, State};
 use super::protocol::{self, ToWorker};
-use crate::data::LoadError;
+use super::request::LoadError;
+use super::view_query::ViewQuery;
 
 /// The text of one model × question that a stripped page bundle lacks.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -41,7 +43,7 @@ impl CellDetail {
     }
 }
 
-/// The full text of one cell of the current bundle (see [`crate::data::cell_detail`]).
+/// The full text of one cell of the current bundle (see `crate::data::cell_detail`).
 pub async fn cell_detail(
     corpus: &str,
     model: &str,
@@ -66,9 +68,25 @@ pub async fn cell_detail(
         .map_err(|e| LoadError::Loader(format!("loader: a malformed cell detail ({e})")))
 }
 
+/// The loader worker's answer to `query`, when it holds `bundle` (the same content hash:
+/// re-labels do not matter); `None` when the page answers itself (no worker, or a bundle
+/// the worker did not load).
+pub async fn ask_holder(
+    bundle: &Arc<Bundle>,
+    query: &ViewQuery,
+) -> Option<Result<Vec<u8>, LoadError>> {
+    let (worker, state) = CURRENT.with_borrow(|c| {
+        c.as_ref()
+            .filter(|c| c.state.borrow().holds(bundle))
+            .and_then(|c| c.worker.clone().map(|w| (w, c.state.clone())))
+    })?;
+    let query = query.clone();
+    Some(ask_worker(&worker, &state, |id| ToWorker::Query { id, query }).await)
+}
+
 /// Sends the worker the request `head(id)` and waits for the answer's body (the answers to
 /// [`ToWorker::Detail`] and [`ToWorker::Query`]).
-pub(super) async fn ask_worker(
+async fn ask_worker(
     worker: &web_sys::Worker,
     state: &Rc<RefCell<State>>,
     head: impl FnOnce(u32) -> ToWorker,

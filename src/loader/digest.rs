@@ -10,7 +10,8 @@ use runlens_core::bundle::{Bundle, hex_digest};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use crate::data::{LoadError, verify_bundle};
+use super::decode::verify_bundle;
+use super::request::LoadError;
 
 thread_local! {
     /// The browser's SHA-256 of the body's bytes as downloaded ([`start_raw_body_digest`]).

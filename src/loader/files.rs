@@ -8,7 +8,7 @@ use runlens_core::bundle::v2::MANIFEST;
 use runlens_core::import::InputFile;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::data::LoadError;
+use super::request::LoadError;
 
 /// What the opened files are.
 #[derive(Debug, PartialEq)]

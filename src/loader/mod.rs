@@ -1,5 +1,5 @@
 //! Loading off the main thread: a dedicated Web Worker (`loader-worker.js`, running the app's
-//! own module; see `start_loader_worker` in src/main.rs) owns
+//! own module; see `start_loader_worker` in src/main.rs and [`crate::worker`]) owns
 //! download, gunzip, parse, the content-hash check and the import of raw harness files; the
 //! page receives the bundle in chunks it parses one per task. The protocol is described in
 //! docs/architecture.md, "Loading".
@@ -7,19 +7,21 @@
 pub mod assemble;
 pub mod boards;
 pub mod client;
+pub mod decode;
 pub mod detail;
 pub mod digest;
 pub mod files;
+pub mod parses;
 pub mod pipeline;
 pub mod prefetched;
 pub mod prestart;
 pub mod progress;
 pub mod protocol;
-pub mod queries;
+pub mod request;
 pub mod split;
 pub mod summary;
 pub mod v2;
-pub mod worker;
+pub mod view_query;
 
 /// Bytes of this wasm instance's linear memory (page or worker; it never shrinks).
 pub fn wasm_memory_bytes() -> f64 {

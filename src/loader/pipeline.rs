@@ -2,37 +2,18 @@
 //! no worker): download or read, inflate, parse, check the hash, or import harness files.
 
 use runlens_core::bundle::Bundle;
-use runlens_core::import::{ImportOptions, InputFile};
+use runlens_core::import::{FailedImport, ImportOptions, Imported, InputFile};
 
+use super::decode::{inflate, parse_bundle};
 use super::digest::verify_bundle_fast;
 use super::files::{self, Opened, PickedV2};
 use super::prefetched;
+use super::progress::{Early, OnProgress, Phase, Progress};
+use super::request::{BundleRequest, LoadError, LoadStats};
 use super::v2::{self, DirEntries, UrlForm, ZipBytes};
 use crate::api;
-use crate::data::{
-    BundleRequest, LoadError, LoadStats, Phase, Progress, inflate, now_ms, parse_bundle,
-};
-
-/// Reports progress.
-pub type OnProgress<'a> = &'a dyn Fn(Progress);
-
-/// What a `runlens.bundle/2` hands over before its whole bundle is read.
-#[derive(Clone, Copy)]
-pub struct Early<'a> {
-    /// The summary (body and skeleton length, see [`super::summary`]), from the cells columns.
-    pub summary: &'a dyn Fn(Vec<u8>, usize),
-    /// The bundle with only its questions, ranking rows and gate rows
-    /// ([`runlens_core::bundle::v2::read_ranking_tables`]), read next.
-    pub ranking: &'a dyn Fn(Bundle),
-}
-
-impl Early<'_> {
-    /// Hands nothing over (loads that show only the whole bundle).
-    pub const NONE: Early<'static> = Early {
-        summary: &|_, _| {},
-        ranking: &|_| {},
-    };
-}
+use crate::chunks::{split_call, split_point};
+use crate::clock::now_ms;
 
 /// Loads `request` completely: the full bundle and what it cost. A decoded bundle's content
 /// hash is checked when `verify` is set (the worker checks it later, while the page parses);
@@ -206,7 +187,7 @@ async fn import(
         created_at: String::from(js_sys::Date::new_0().to_iso_string()),
         ..ImportOptions::default()
     };
-    let imported = crate::split_points::split_call!(import_harness(inputs, &opts))
+    let imported = split_call!(import_harness(inputs, &opts))
         .map_err(|e| LoadError::Import {
             message: e.to_string(),
             warnings: Vec::new(),
@@ -225,4 +206,14 @@ async fn import(
         ..LoadStats::default()
     };
     Ok((bundle, stats))
+}
+
+split_point! {
+    /// Imports raw harness files (a drop or the file picker), in the `import` chunk.
+    import: fn import_harness(
+        inputs: &[InputFile],
+        opts: &ImportOptions,
+    ) -> Result<Imported, Box<FailedImport>> {
+        runlens_core::import::import_files_keeping_warnings(inputs, opts)
+    }
 }

@@ -7,8 +7,9 @@ use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
+use super::progress::{Phase, Progress};
+use super::request::LoadError;
 use crate::api::{self, ApiError};
-use crate::data::{LoadError, Phase, Progress};
 use crate::gunzip;
 use crate::yield_now;
 
@@ -89,7 +90,7 @@ impl Prefetched {
     }
 
     /// The download's phase and counts as the script last left them (inflating is shown
-    /// without counts, as [`crate::data`]'s own inflate shows it).
+    /// without counts, as `super::decode::inflate` shows it).
     fn progress(&self) -> Progress {
         let phase = Reflect::get(&self.state, &"phase".into())
             .ok()

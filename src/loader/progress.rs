@@ -1,5 +1,7 @@
-//! Load progress: the phase and how far it got (shown by `components::LoadProgress`).
+//! Load progress: the phase and how far it got (shown by `components::LoadProgress`), and
+//! what a load hands over before it is done ([`Early`]).
 
+use runlens_core::bundle::Bundle;
 use serde::{Deserialize, Serialize};
 
 /// The phase a load is in.
@@ -67,4 +69,25 @@ impl Progress {
             .filter(|&t| t > 0)
             .map(|t| (self.done as f64 / t as f64).clamp(0.0, 1.0))
     }
+}
+
+/// Reports progress.
+pub type OnProgress<'a> = &'a dyn Fn(Progress);
+
+/// What a `runlens.bundle/2` hands over before its whole bundle is read.
+#[derive(Clone, Copy)]
+pub struct Early<'a> {
+    /// The summary (body and skeleton length, see [`super::summary`]), from the cells columns.
+    pub summary: &'a dyn Fn(Vec<u8>, usize),
+    /// The bundle with only its questions, ranking rows and gate rows
+    /// ([`runlens_core::bundle::v2::read_ranking_tables`]), read next.
+    pub ranking: &'a dyn Fn(Bundle),
+}
+
+impl Early<'_> {
+    /// Hands nothing over (loads that show only the whole bundle).
+    pub const NONE: Early<'static> = Early {
+        summary: &|_, _| {},
+        ranking: &|_| {},
+    };
 }

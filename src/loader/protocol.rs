@@ -9,9 +9,10 @@ use runlens_core::bundle::Warning;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::queries::ViewQuery;
+use super::progress::Progress;
+use super::request::LoadStats;
 use super::split::ChunkKey;
-use crate::data::{LoadStats, Progress};
+use super::view_query::ViewQuery;
 
 /// Page → worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -97,7 +98,7 @@ pub enum FromWorker {
     },
     /// After [`FromWorker::Done`]: the parser-rule outcome of every gold statement (`body`:
     /// JSON of an `Option<StatementParses>`, `null` when the bundle has no valid namespaces),
-    /// so the page never parses gold SQL itself (see `crate::bundle_matcher`).
+    /// so the page never parses gold SQL itself (see `crate::derived::bundle_matcher`).
     GoldParses,
     /// Answer to [`ToWorker::Detail`] (`body`: JSON of a [`super::detail::CellDetail`]).
     Detail {

@@ -315,5 +315,3 @@ fn blank(text: &mut Option<String>) {
         t.clear();
     }
 }
-
-pub use super::assemble::{Assembler, round_trip};

@@ -13,7 +13,8 @@ use runlens_core::metrics::board_run::rows_of_columns;
 use runlens_core::metrics::report_board::LeaderboardEntry;
 use serde::{Deserialize, Serialize};
 
-use super::split::{Assembler, skeleton_json};
+use super::assemble::Assembler;
+use super::split::skeleton_json;
 
 /// One corpus's leaderboard rows ahead of its rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

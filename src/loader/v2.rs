@@ -22,9 +22,11 @@ use runlens_core::bundle::v2::{
 use wasm_bindgen_futures::JsFuture;
 
 use super::digest;
-use super::pipeline::{Early, OnProgress};
+use super::progress::{Early, OnProgress, Phase, Progress};
+use super::request::{LoadError, LoadStats};
 use crate::api::{self, ByteRange, RangeReply};
-use crate::data::{LoadError, LoadStats, Phase, Progress, now_ms};
+use crate::chunks::{split_call, split_point};
+use crate::clock::now_ms;
 use crate::gunzip;
 
 /// How a bundle address is read.
@@ -432,8 +434,7 @@ async fn send_summary(
         .await
         .map_err(|e| invalid(name, e))?;
     let memory = &*memory;
-    let encoded = crate::split_points::split_call!(v2_summary(manifest, memory))
-        .map_err(|e| invalid(name, e))?;
+    let encoded = split_call!(v2_summary(manifest, memory)).map_err(|e| invalid(name, e))?;
     if let Some((body, skeleton_len)) = encoded.map_err(|e| invalid(name, e))? {
         (early.summary)(body, skeleton_len);
     }
@@ -454,7 +455,7 @@ async fn send_ranking(
         .await
         .map_err(|e| invalid(name, e))?;
     let memory = &*memory;
-    let partial = crate::split_points::split_call!(v2_read_ranking(memory))
+    let partial = split_call!(v2_read_ranking(memory))
         .map_err(|e| invalid(name, e))?
         .map_err(|e| invalid(name, e))?;
     (early.ranking)(partial);
@@ -529,7 +530,7 @@ async fn decode(
         done: memory.0.values().map(|b| b.len() as u64).sum(),
         total: None,
     });
-    let bundle = crate::split_points::split_call!(v2_read(memory))
+    let bundle = split_call!(v2_read(memory))
         .map_err(|e| invalid(name, e))?
         .map_err(|e| invalid(name, e))?;
     let stats = LoadStats {
@@ -542,4 +543,31 @@ async fn decode(
         ..LoadStats::default()
     };
     Ok((bundle, stats))
+}
+
+split_point! {
+    /// A `runlens.bundle/2`'s summary: each corpus's leaderboard from its cells columns.
+    v2: fn v2_summary(
+        manifest: &Manifest,
+        entries: &MemoryEntries,
+    ) -> Result<Option<(Vec<u8>, usize)>, V2Error> {
+        super::summary::encode(manifest, entries)
+    }
+}
+split_point! {
+    /// A `runlens.bundle/2` rebuilt from its entries, the `.gz` ones checked and inflated
+    /// already (core's reader: the columnar decoder).
+    v2: fn v2_read(entries: MemoryEntries) -> Result<Bundle, V2Error> {
+        let mut entries = entries;
+        runlens_core::bundle::v2::read_bundle_inflated(&mut entries)
+    }
+}
+split_point! {
+    /// A `runlens.bundle/2` with only its questions and ranking rows, from entries checked
+    /// and inflated already (copied: the whole bundle is read from them later).
+    v2: fn v2_read_ranking(entries: &MemoryEntries) -> Result<Bundle, V2Error> {
+        runlens_core::bundle::v2::read_ranking_tables(
+            &mut runlens_core::bundle::v2::CopiedEntries(entries),
+        )
+    }
 }

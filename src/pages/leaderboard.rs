@@ -13,8 +13,8 @@ use runlens_core::bundle::{Bundle, Corpus, LossRule};
 use runlens_core::metrics::report_board::{LeaderboardEntry, top_model};
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
+use crate::derived::board_cache::{self, Rows};
 use crate::loader::summary::Summary;
-use crate::pages::board_cache::{self, Rows};
 use crate::pages::board_columns::{COLUMNS, Column, Value};
 use crate::state::{Sort, UrlState};
 use crate::theme::chart_theme;
@@ -91,7 +91,7 @@ pub fn board_csv(rows: &[LeaderboardEntry]) -> String {
 
 /// The leaderboard of every corpus that has results (or the one chosen by `corpus=`),
 /// restricted to the models chosen by `models=`, legacy `loss` cells scored as `loss=` says.
-/// Rows are kept per bundle and rule across mounts (board_cache.rs); a large corpus is built
+/// Rows are kept per bundle and rule across mounts (crate::derived::board_cache); a large corpus is built
 /// in slices with a progress notice.
 #[component]
 pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {

@@ -1,7 +1,6 @@
 //! One view per file.
 
 pub mod audit;
-pub mod board_cache;
 pub mod board_columns;
 pub mod failures;
 pub mod gate;
@@ -11,6 +10,7 @@ pub mod ranking;
 pub mod relabel;
 pub mod start;
 pub mod trajectory;
+pub mod views;
 
 pub use audit::AuditView;
 pub use failures::FailuresView;

@@ -7,16 +7,18 @@ use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 use wasm_bindgen::JsCast;
 
-use crate::bundle_matcher::bundle_matcher;
-use crate::compiled_rules::compiled_rules;
+use crate::chunks::{LocalTask, split_call, split_point};
 use crate::components::bundle_loader::LoadProgressSignal;
 use crate::components::{
     BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, WholeZipNotice, hash_disagrees,
 };
 use crate::data::LoadStats;
+use crate::derived::bundle_matcher::bundle_matcher;
+use crate::derived::compiled_rules::compiled_rules;
 use crate::loader::summary::Summary;
 use crate::pages::LeaderboardView;
 use crate::pages::relabel::OverridesBar;
+use crate::pages::views::{ViewChunks, lazy_view};
 use crate::state::{OverridesState, Tab, UrlState};
 use crate::yield_now::{mounted_flag, yield_idle};
 
@@ -67,12 +69,12 @@ pub fn Overview(
         yield_idle().await;
         if alive.load(Ordering::Relaxed) {
             // Without its chunk there is nothing to warm; the views say so when opened.
-            if let Ok(task) = crate::split_points::split_call!(warm_up_task(bundle, alive)) {
+            if let Ok(task) = split_call!(warm_up_task(bundle, alive)) {
                 task.await;
             }
         }
     });
-    let chunks = crate::split_points::ViewChunks::provide();
+    let chunks = ViewChunks::provide();
     let views = move || {
         chunks.track();
         let bundle = effective.get();
@@ -82,9 +84,9 @@ pub fn Overview(
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
             // These views' answers come from the worker, which reads the rankings and gate
             // rows right after the summary: they need not wait for the rest.
-            Tab::Ranking | Tab::Gate => crate::split_points::lazy_view(tab, bundle.clone()),
+            Tab::Ranking | Tab::Gate => lazy_view(tab, bundle.clone()),
             _ if waiting => view! { <RestLoading /> }.into_any(),
-            other => crate::split_points::lazy_view(other, bundle.clone()),
+            other => lazy_view(other, bundle.clone()),
         }
     };
     view! {
@@ -189,5 +191,13 @@ pub async fn warm_up(bundle: Arc<Bundle>, alive: Arc<AtomicBool>) {
     }
     if let Some(rules) = &bundle.body.rules {
         let _ = compiled_rules(rules);
+    }
+}
+
+split_point! {
+    /// What the page readies in idle time after the first view ([`warm_up`]), in the
+    /// `warm_up` chunk.
+    warm_up: fn warm_up_task(bundle: Arc<Bundle>, alive: Arc<AtomicBool>) -> LocalTask<()> {
+        Box::pin(warm_up(bundle, alive))
     }
 }

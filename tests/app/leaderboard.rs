@@ -10,9 +10,9 @@ use runlens_core::bundle::{
 };
 use runlens_core::metrics::board_run::BoardRun;
 use runlens_web::data::decode_bundle;
+use runlens_web::derived::board_cache::{self, SYNC_CELLS};
 use runlens_web::loader::boards;
 use runlens_web::pages::LeaderboardView;
-use runlens_web::pages::board_cache::{self, SYNC_CELLS};
 
 use crate::sample_files::SAMPLE;
 use runlens_web::state::{UrlState, ViewState};

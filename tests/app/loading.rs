@@ -11,8 +11,9 @@ use runlens_core::bundle::{
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
 use runlens_web::data::{BundleRequest, CellDetail, Loaded, Phase, Progress};
+use runlens_web::loader::assemble::{Assembler, round_trip};
 use runlens_web::loader::files::{import_paths, is_bundle_name};
-use runlens_web::loader::split::{self, Assembler, ChunkKey, Part};
+use runlens_web::loader::split::{self, ChunkKey, Part};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -90,10 +91,10 @@ fn chunks_rebuild_the_bundle_exactly() {
     let b = bundle();
     // A 1-byte chunk budget puts every row in its own chunk: 3 results + 1 FM label + 1
     // gate row; a large one makes one chunk per list.
-    let (back, chunks) = split::round_trip(&b, false, 1).unwrap();
+    let (back, chunks) = round_trip(&b, false, 1).unwrap();
     assert_eq!(chunks, 5);
     assert_eq!(back, b);
-    let (back, chunks) = split::round_trip(&b, false, 1 << 20).unwrap();
+    let (back, chunks) = round_trip(&b, false, 1 << 20).unwrap();
     assert_eq!(chunks, 3);
     assert_eq!(back, b);
     assert_eq!(split::row_count(&b), 5);
@@ -102,7 +103,7 @@ fn chunks_rebuild_the_bundle_exactly() {
 #[wasm_bindgen_test]
 fn stripping_keeps_counts_sql_and_the_real_hash() {
     let b = bundle();
-    let (view, _) = split::round_trip(&b, true, 1 << 20).unwrap();
+    let (view, _) = round_trip(&b, true, 1 << 20).unwrap();
     assert_eq!(view.content_hash, b.content_hash);
     let c = view.body.corpus("b").unwrap().cell("q3", "m1").unwrap();
     assert_eq!(c.sqls, ["SELECT 0", "SELECT 1", "SELECT 2"]);
@@ -158,7 +159,7 @@ fn stripped_chunks_leave_the_worker_s_bundle_whole() {
     split::for_each_chunk(&mut kept, true, 1, |_, _, json| stripped_json += json.len());
     assert_eq!(kept, b);
     // The same bytes as the stripped view written whole.
-    let (mut view, _) = split::round_trip(&b, true, 1).unwrap();
+    let (mut view, _) = round_trip(&b, true, 1).unwrap();
     let mut view_json = 0;
     split::for_each_chunk(&mut view, false, 1, |_, _, json| view_json += json.len());
     assert_eq!(stripped_json, view_json);

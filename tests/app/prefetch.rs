@@ -60,7 +60,7 @@ async fn load(url: &str) -> (Result<(Bundle, LoadStats), String>, Vec<Progress>)
     let result = load_full(
         &BundleRequest::Url(url.to_owned()),
         &|p| seen.borrow_mut().push(p),
-        runlens_web::loader::pipeline::Early::NONE,
+        runlens_web::loader::progress::Early::NONE,
         true,
     )
     .await

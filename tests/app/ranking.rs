@@ -1,4 +1,4 @@
-//! The ranking view: its numbers are answers to its questions (`runlens_web::data::ask`;
+//! The ranking view: its numbers are answers to its questions (`runlens_web::derived::answers::ask`;
 //! without a loader worker, as here, the page answers them with the worker's code), on a
 //! corpus of 210,000 ranked tables and on small ones; the parser rule from the loader's
 //! gold parses; the question panel asking for one question in full.
@@ -249,7 +249,8 @@ async fn wait_for_metric(host: &web_sys::HtmlElement, name: &str, want: f64) -> 
 #[wasm_bindgen_test]
 async fn the_parser_rule_is_answered_from_the_loaders_gold_parses() {
     use runlens_core::metrics::gold_tables::{GoldRule, StatementParses};
-    use runlens_web::bundle_matcher::{bundle_matcher, expect_parses, install_parses};
+    use runlens_web::derived::bundle_matcher::bundle_matcher;
+    use runlens_web::loader::parses::{expect_parses, install_parses};
     let b = Arc::new(comma_join());
     let state = ViewState {
         tab: Tab::Ranking,

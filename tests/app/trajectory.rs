@@ -626,7 +626,7 @@ async fn the_ranking_question_panel_opens_each_models_trajectory() {
 #[wasm_bindgen_test]
 fn a_rules_config_is_compiled_once_while_it_stays_the_same() {
     use runlens_core::rules::RulesConfig;
-    use runlens_web::compiled_rules::compiled_rules;
+    use runlens_web::derived::compiled_rules::compiled_rules;
     let yaml = "semantic_rules: {}\ndecidable_rules:\n  no_star:\n    description: no star\n    kind: forbidden_when\n    forbidden_regex: 'select\\s+\\*'\n";
     let a = RulesConfig::from_yaml_str(yaml, "rules.yaml").unwrap();
     let first = compiled_rules(&a);

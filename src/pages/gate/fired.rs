@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use runlens_core::bundle::{Bundle, GateRow, Outcome};
 
-use crate::data::{ViewQuery, ask};
+use crate::derived::answers::{ViewQuery, ask};
 use crate::state::UrlState;
 
 fn outcome(o: Option<&Outcome>) -> String {

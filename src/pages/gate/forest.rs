@@ -8,11 +8,11 @@ use runlens_core::csv::to_csv;
 use runlens_core::metrics::gate::GateGroup;
 use wasm_bindgen::JsCast;
 
-use super::ALL;
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, caption};
 use crate::state::UrlState;
 use crate::theme::chart_theme;
 use crate::yield_now::yield_now;
+use runlens_core::metrics::gate_view::ALL;
 
 /// Half-width of the x range: the largest |estimate| or interval end, rounded up to 0.05,
 /// at least 0.1.

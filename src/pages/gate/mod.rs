@@ -15,7 +15,7 @@ use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gate::GateGroup;
 use runlens_core::metrics::gate_view::{GateAnswer, GateQuery};
 
-use crate::data::{ViewQuery, ask};
+use crate::derived::answers::{ViewQuery, ask};
 use crate::state::UrlState;
 use crate::yield_now::mounted_flag;
 use fired::FiredCells;

@@ -6,9 +6,9 @@ use runlens_core::csv::to_csv;
 use runlens_core::metrics::bootstrap::BootstrapCi;
 use runlens_core::metrics::gate::{GateCounts, GateGroup};
 
-use super::ALL;
 use crate::components::{ExportButtons, MetricValue};
 use crate::state::UrlState;
+use runlens_core::metrics::gate_view::ALL;
 
 fn ci_text(ci: Option<&BootstrapCi>, digits: usize) -> String {
     ci.map_or_else(

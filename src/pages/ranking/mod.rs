@@ -26,7 +26,7 @@ use runlens_core::metrics::report_retrieval::RetrievalSection;
 use wasm_bindgen::JsCast;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
-use crate::data::{ViewQuery, ask};
+use crate::derived::answers::{ViewQuery, ask};
 use crate::state::{UrlState, ViewState};
 use crate::theme::chart_theme;
 use controls::RankingControls;

@@ -16,7 +16,7 @@ use runlens_core::metrics::report::ReportOptions;
 use runlens_charts::{AnyChart, ProbabilityBar, ProbabilityChart};
 
 use crate::components::{ChartCanvas, ExportButtons, MetricValue, caption};
-use crate::data::{ViewQuery, ask};
+use crate::derived::answers::{ViewQuery, ask};
 use crate::pages::relabel::RerankPanel;
 use crate::state::{OverridesState, UrlState};
 use crate::theme::chart_theme;

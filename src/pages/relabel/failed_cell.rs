@@ -8,7 +8,7 @@ use runlens_core::jev::label_request::{DEFAULT_MAX_RESULT_CHARS, FailedCell, lab
 use runlens_core::metrics::rule_checks::MechanicalChecks;
 use serde_json::Value;
 
-use crate::compiled_rules::compiled_rules;
+use crate::derived::compiled_rules::compiled_rules;
 
 /// The cell as the labeller reads it: missing ground truth gives `[]` and `""`.
 pub fn failed_cell(body: &BundleBody, corpus: &str, trace: &str, cell: &Cell) -> FailedCell {

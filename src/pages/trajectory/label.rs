@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use runlens_core::bundle::{FailureLabel, FmLabel};
 use runlens_core::rules::RulesConfig;
 
-use crate::compiled_rules::compiled_rules;
+use crate::derived::compiled_rules::compiled_rules;
 
 /// Class of the re-label panel's slot (filled by the re-label panel's owner).
 pub const RELABEL_SLOT_CLASS: &str = "relabel-slot";

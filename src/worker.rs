@@ -1,6 +1,7 @@
-//! The worker side: runs in the loader Web Worker (`loader-worker.js`), loads one request,
-//! sends the page a skeleton and chunks (see [`super::split`]), then the gold SQL's parses,
-//! then checks the content hash, and keeps the full bundle to answer [`ToWorker::Detail`].
+//! The loader worker's entry point, as `app.rs` is the page's: runs in the loader Web Worker
+//! (`loader-worker.js`), loads one request, sends the page a skeleton and chunks (see
+//! [`crate::loader::split`]), then the gold SQL's parses, then checks the content hash, and
+//! keeps the full bundle to answer [`ToWorker::Detail`] and the views' questions.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,14 +12,18 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::boards;
-use super::detail::CellDetail;
-use super::digest::verify_bundle_fast;
-use super::pipeline;
-use super::protocol::{self, FromWorker, ToWorker};
-use super::queries::ViewQuery;
-use super::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
-use crate::data::{BundleRequest, now_ms};
+use crate::chunks::{LocalTask, split_call, split_point};
+use crate::clock::now_ms;
+use crate::derived::answers::answer_query;
+use crate::loader::boards;
+use crate::loader::detail::CellDetail;
+use crate::loader::digest::verify_bundle_fast;
+use crate::loader::pipeline;
+use crate::loader::progress::Early;
+use crate::loader::protocol::{self, FromWorker, ToWorker};
+use crate::loader::request::BundleRequest;
+use crate::loader::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
+use crate::loader::view_query::ViewQuery;
 use crate::yield_now::yield_now;
 
 thread_local! {
@@ -124,7 +129,7 @@ fn answer_waiting() {
 
 /// Answers a view's question about the bundle this worker holds.
 async fn answer(bundle: Rc<Bundle>, id: u32, query: ViewQuery) {
-    match crate::split_points::split_call!(answer_query(&bundle, &query)) {
+    match split_call!(answer_query(&bundle, &query)) {
         Ok(json) => post(&FromWorker::Answer { id, error: None }, Some(&json)),
         Err(e) => post(
             &FromWorker::Answer {
@@ -151,7 +156,7 @@ async fn run(request: BundleRequest) {
         RANKING.set(Some(Rc::new(bundle)));
         answer_waiting();
     };
-    let early = pipeline::Early {
+    let early = Early {
         summary: &summary,
         ranking: &ranking,
     };
@@ -189,9 +194,9 @@ async fn run(request: BundleRequest) {
     });
     stats.in_worker = true;
     stats.stripped = strip;
-    stats.worker_wasm_bytes = super::wasm_memory_bytes();
+    stats.worker_wasm_bytes = crate::loader::wasm_memory_bytes();
     // The page shows the bundle as soon as its chunks are in; the gold SQL is parsed for it
-    // (see crate::bundle_matcher), then the content hash is checked: a mismatch replaces the
+    // (see crate::derived::bundle_matcher), then the content hash is checked: a mismatch replaces the
     // shown bundle with the error.
     post(&FromWorker::Done { stats }, None);
     if !summary_sent.get() {
@@ -203,7 +208,7 @@ async fn run(request: BundleRequest) {
     answer_waiting();
     // Without the parser's chunk the page keeps the harness rule only (as for a bundle
     // without namespaces).
-    let parses = match crate::split_points::split_call!(gold_parses_task(bundle.clone())) {
+    let parses = match split_call!(gold_parses_task(bundle.clone())) {
         Ok(task) => task.await,
         Err(_) => None,
     };
@@ -211,9 +216,9 @@ async fn run(request: BundleRequest) {
         &FromWorker::GoldParses,
         Some(&serde_json::to_vec(&parses).unwrap_or_default()),
     );
-    // The answers' matcher (`crate::bundle_matcher`, as on the page) answers from them now.
+    // The answers' matcher (`crate::derived::bundle_matcher`, as on the page) answers from them now.
     if let Some(parses) = parses {
-        crate::bundle_matcher::install_parses(&bundle.content_hash, parses);
+        crate::loader::parses::install_parses(&bundle.content_hash, parses);
     }
     if stats.imported {
         return;
@@ -261,4 +266,12 @@ async fn parse_slices(matcher: &TableMatcher, statements: &[String]) -> Statemen
         yield_now().await;
     }
     out
+}
+
+split_point! {
+    /// The parser rule's gold tables ([`gold_parses`]), after the bundle is shown, in the
+    /// `gold_sql` chunk.
+    gold_sql: fn gold_parses_task(bundle: Rc<Bundle>) -> LocalTask<Option<StatementParses>> {
+        Box::pin(gold_parses(bundle))
+    }
 }

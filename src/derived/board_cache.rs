@@ -1,8 +1,8 @@
 //! The leaderboard rows of each corpus and `loss` rule, kept across mounts (per bundle) and, on large
 //! corpora, built in slices that yield to the browser so that opening the view does not
 //! freeze the page. After a load the worker sends the rows it computed from the full bundle
-//! (crate::loader::boards, under the default rule); a build in progress stops at its next slice
-//! when they are in.
+//! ([`crate::loader::boards`], under the default rule); they are taken instead of a build,
+//! and a build in progress stops at its next slice when they are in.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -16,7 +16,8 @@ use runlens_core::bundle::{Bundle, Corpus, LossRule};
 use runlens_core::metrics::board_run::BoardRun;
 use runlens_core::metrics::report_board::LeaderboardEntry;
 
-use crate::data::now_ms;
+use crate::clock::now_ms;
+use crate::loader::boards;
 use crate::per_bundle::{Loaded, PerBundle, loaded};
 use crate::yield_now::{mounted_flag, yield_now};
 
@@ -44,33 +45,20 @@ fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut HashMap<Key, Rows>) -
     CACHE.with_borrow_mut(|c| f(c.of(loaded(bundle))))
 }
 
-/// The cached rows of the corpus named `name` under `loss`, if built.
+/// The cached rows of the corpus named `name` under `loss`, if built or received from the
+/// loader.
 pub fn cached(bundle: &Arc<Bundle>, name: &str, loss: LossRule) -> Option<Rows> {
-    with_cache(bundle, |c| c.get(&(name.to_owned(), loss)).cloned())
+    if let Some(hit) = with_cache(bundle, |c| c.get(&(name.to_owned(), loss)).cloned()) {
+        return Some(hit);
+    }
+    let rows = boards::received(bundle, name, loss)?;
+    Some(keep(bundle, name, loss, rows))
 }
 
 fn keep(bundle: &Arc<Bundle>, name: &str, loss: LossRule, rows: Vec<LeaderboardEntry>) -> Rows {
     let rows = Arc::new(rows);
     with_cache(bundle, |c| c.insert((name.to_owned(), loss), rows.clone()));
     rows
-}
-
-/// Keeps `rows` (built elsewhere: by the loader worker) for the corpus named `name` under
-/// `loss` unless rows are kept already; whether they were kept.
-pub fn keep_if_missing(
-    bundle: &Arc<Bundle>,
-    name: &str,
-    loss: LossRule,
-    rows: &[LeaderboardEntry],
-) -> bool {
-    with_cache(bundle, |c| {
-        let key = (name.to_owned(), loss);
-        if c.contains_key(&key) {
-            return false;
-        }
-        c.insert(key, Arc::new(rows.to_vec()));
-        true
-    })
 }
 
 /// Whether the corpus is small enough to build at once.

@@ -1,0 +1,41 @@
+//! The views' questions ([`ViewQuery`]), as the page sends them to the loader worker (see
+//! [`crate::derived::answers`] for who answers them).
+
+use runlens_core::metrics::gate_view::GateQuery;
+use runlens_core::metrics::ranking_view::RankingQuery;
+use serde::{Deserialize, Serialize};
+
+/// A view's question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "view", rename_all = "snake_case")]
+pub enum ViewQuery {
+    /// The ranking view's section and question rows
+    /// ([`runlens_core::metrics::ranking_view::RankingAnswer`]).
+    Ranking(RankingQuery),
+    /// One question of the ranking view in full
+    /// ([`runlens_core::metrics::ranking_view::QuestionAnswer`]).
+    RankingQuestion {
+        /// The view's choices.
+        query: RankingQuery,
+        /// The question.
+        trace_id: String,
+    },
+    /// The gate view's groups ([`runlens_core::metrics::gate_view::GateAnswer`]).
+    Gate(GateQuery),
+    /// One model's fired gate rows (a list of `GateRow`).
+    GateFired {
+        /// Corpus name.
+        corpus: String,
+        /// Model key.
+        model: String,
+    },
+}
+
+impl ViewQuery {
+    /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings and gate
+    /// rows: [`runlens_core::bundle::v2::read_ranking_tables`]) answer it; a ranking
+    /// question's list of cells needs the whole bundle.
+    pub fn answered_early(&self) -> bool {
+        !matches!(self, ViewQuery::RankingQuestion { .. })
+    }
+}
