@@ -119,6 +119,10 @@ test('re-label, apply, see the counts change, export, reload with the overrides'
   const notice = second.page.getByTestId('overridden');
   await notice.waitFor({ timeout: 30000 });
   assert.ok((await notice.textContent()).includes(`the one in force is ${newSub}`));
+  // They are the link's, said so, and not written into this browser's storage.
+  await second.page.getByTestId('overrides-shared').waitFor();
+  const storedKeys = () => Object.keys(localStorage).filter((k) => k.startsWith('runlens-overrides:'));
+  assert.deepEqual(await second.page.evaluate(storedKeys), []);
 
   // Without the link, importing the exported file does the same.
   const third = await newPage(browser);

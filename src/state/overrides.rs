@@ -2,7 +2,10 @@
 //! open bundle and the *effective* bundle (base with the overrides applied) every view reads.
 //!
 //! Overrides persist in `localStorage` under [`storage_key`] and, while small, in the link's
-//! `ov=` (see [`super::ov_link`]). A link's `ov=` wins over the stored copy.
+//! `ov=` (see [`super::ov_link`]). A link's `ov=` wins over the stored copy, but only for the
+//! view: the link's overrides are *shared* ones, shown and carried in later links, never
+//! saved in this browser until the reader keeps them ([`OverridesState::keep_shared`]) or
+//! sets them aside for their own saved ones ([`OverridesState::set_shared_aside`]).
 
 use std::sync::Arc;
 
@@ -29,6 +32,9 @@ pub struct OverridesState {
     pub last_change: RwSignal<Option<(String, WhatChanged)>>,
     /// The last refusal (import of a bad file, a link for another bundle), in plain words.
     pub error: RwSignal<Option<String>>,
+    /// The overrides in force came from the opened link's `ov=` and are not saved in this
+    /// browser (its own saved overrides, if any, are set aside meanwhile).
+    pub shared: RwSignal<bool>,
 }
 
 /// The `localStorage` key of a bundle's overrides.
@@ -44,14 +50,22 @@ impl OverridesState {
         let url = UrlState::use_context();
         let this = OverridesState::new(base);
         provide_context(this);
-        let from_link = url.with_untracked(|s| s.overrides.clone());
-        let initial = match from_link {
-            Some(value) => decode_overrides(&value).map(Some),
-            None => Ok(read_storage(&hash).and_then(|text| OverridesFile::from_json(&text).ok())),
+        let saved = read_storage(&hash).and_then(|text| OverridesFile::from_json(&text).ok());
+        // A link carrying this browser's own saved overrides (a reload, a link of one's own)
+        // is no shared one.
+        let from_link = url
+            .with_untracked(|s| s.overrides.clone())
+            .filter(|value| saved.as_ref().and_then(link_value).as_ref() != Some(value));
+        let initial = match &from_link {
+            Some(value) => decode_overrides(value).map(Some),
+            None => Ok(saved),
         };
         match initial {
             Ok(Some(file)) => {
+                // Set first: nothing of the link's may reach this browser's storage.
+                this.shared.set(from_link.is_some());
                 if let Err(e) = this.replace(file, "the link") {
+                    this.shared.set(false);
                     this.error.set(Some(e));
                 }
             }
@@ -59,9 +73,7 @@ impl OverridesState {
             Err(e) => this.error.set(Some(e)),
         }
         Effect::new(move |_| {
-            let file = this.file.get();
-            write_storage(&storage_key(&file.bundle_hash), &file);
-            let value = link_value(&file);
+            let value = this.file.with(link_value);
             url.replace(|s| s.overrides = value);
         });
         this
@@ -77,7 +89,39 @@ impl OverridesState {
             effective,
             last_change: RwSignal::new(None),
             error: RwSignal::new(None),
+            shared: RwSignal::new(false),
         }
+    }
+
+    /// Makes the link's overrides this browser's own: saves them (replacing any saved ones).
+    pub fn keep_shared(&self) {
+        self.shared.set(false);
+        self.file.with_untracked(save);
+    }
+
+    /// Sets the link's overrides aside: this browser's saved overrides of the bundle (or
+    /// none) come back in force, and later links carry those.
+    pub fn set_shared_aside(&self) {
+        let hash = self.base.with_value(|b| b.content_hash.clone());
+        let own = self.saved().unwrap_or_else(|| OverridesFile::new(hash));
+        // "What changed" is told for the corpus of the first override either way.
+        let first_corpus = |f: &OverridesFile| f.overrides.first().map(|o| o.corpus.clone());
+        let corpus = first_corpus(&own)
+            .or_else(|| self.file.with_untracked(first_corpus))
+            .unwrap_or_default();
+        self.shared.set(false);
+        if let Err(e) = self.set_file(own, &corpus) {
+            // Saved overrides that no longer apply: none are in force.
+            let hash = self.base.with_value(|b| b.content_hash.clone());
+            let _ = self.set_file(OverridesFile::new(hash), &corpus);
+            self.error.set(Some(format!("your saved overrides: {e}")));
+        }
+    }
+
+    /// This browser's saved overrides of the open bundle, if any (readable ones).
+    pub fn saved(&self) -> Option<OverridesFile> {
+        let hash = self.base.with_value(|b| b.content_hash.clone());
+        read_storage(&hash).and_then(|text| OverridesFile::from_json(&text).ok())
     }
 
     /// The state provided by [`OverridesState::provide`], if any.
@@ -128,8 +172,11 @@ impl OverridesState {
         let result = OverridesFile::from_json(text)
             .map_err(|e| format!("{source}: {e}"))
             .and_then(|file| self.replace(file, source));
-        if let Err(e) = &result {
-            self.error.set(Some(e.clone()));
+        match &result {
+            // An imported file is the reader's own, whatever the link carried.
+            Ok(_) if self.shared.get_untracked() => self.keep_shared(),
+            Ok(_) => {}
+            Err(e) => self.error.set(Some(e.clone())),
         }
         result
     }
@@ -171,6 +218,9 @@ impl OverridesState {
         let changed = self
             .effective
             .with_untracked(|before| what_changed(&labels(before), &labels(&after)));
+        if !self.shared.get_untracked() {
+            save(&next);
+        }
         self.file.set(next);
         self.effective.set(after);
         self.error.set(None);
@@ -208,12 +258,14 @@ fn read_storage(hash: &str) -> Option<String> {
     storage()?.get_item(&storage_key(hash)).ok().flatten()
 }
 
-/// Stores `file` (compact JSON) or removes the key when it is empty; quota errors are
-/// ignored (the overrides stay in the page and in exports).
-fn write_storage(key: &str, file: &OverridesFile) {
+/// Stores `file` (compact JSON) under its bundle's key, or removes the key when it is empty;
+/// quota errors are ignored (the overrides stay in the page and in exports).
+fn save(file: &OverridesFile) {
     let Some(storage) = storage() else {
         return;
     };
+    let key = storage_key(&file.bundle_hash);
+    let key = key.as_str();
     if file.overrides.is_empty() {
         let _ = storage.remove_item(key);
     } else if let Ok(text) = serde_json::to_string(file) {

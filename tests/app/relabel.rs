@@ -344,6 +344,116 @@ async fn a_link_with_overrides_opens_with_them_applied() {
     );
 }
 
+/// This browser's own saved override of `corpus`: ex-007 → wrong_column (the link's
+/// [`one_override`] says wrong_join).
+fn saved_override(corpus: &str) -> OverridesFile {
+    let mut file = one_override(corpus);
+    file.overrides[0].new = label("ex-007", "wrong_column", "schema_choice");
+    file.overrides[0].applied_at = "2026-12-01T09:00:00.000Z".into();
+    file
+}
+
+fn stored(corpus: &str) -> Option<OverridesFile> {
+    let key = storage_key(&bundle(corpus).content_hash);
+    storage()
+        .get_item(&key)
+        .unwrap()
+        .map(|text| OverridesFile::from_json(&text).unwrap())
+}
+
+/// Issue 17, bug 7: a link's `ov=` used to be written into the reader's own storage at once
+/// (replacing their saved overrides) and carried on as theirs.
+#[wasm_bindgen_test]
+async fn a_links_overrides_are_shown_but_not_saved_until_kept() {
+    clear_storage("shared");
+    let mine = saved_override("shared");
+    storage()
+        .set_item(&storage_key(&mine.bundle_hash), &mine.to_json())
+        .unwrap();
+    let link = one_override("shared");
+    let state = ViewState {
+        overrides: Some(link_value(&link).unwrap()),
+        ..ViewState::default()
+    };
+    let host = mount(state, FakeJev::new(Ok(label_response())), "shared", |_| {
+        ().into_any()
+    });
+    settle().await;
+    // The link's label is in force (ex-007 and ex-008 wrong_join) ...
+    assert_eq!(count(&host, "wrong_join"), 2.0);
+    assert_eq!(count(&host, "wrong_column"), 0.0);
+    // ... said to be the link's, and the saved one is untouched.
+    assert_eq!(
+        text_of(&host, "[data-testid='overrides-shared']"),
+        "This label override comes from the link you opened and is not saved in this browser. \
+         Your saved override of this bundle is set aside meanwhile; saving the link's replaces \
+         it. Save it in this browser Use my saved override instead"
+    );
+    assert_eq!(stored("shared"), Some(mine.clone()));
+    // Keeping them saves them, replacing the saved one.
+    click(&host, "[data-testid='overrides-keep']");
+    settle().await;
+    assert_eq!(stored("shared"), Some(link));
+    assert!(
+        host.query_selector("[data-testid='overrides-shared']")
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(count(&host, "wrong_join"), 2.0);
+}
+
+#[wasm_bindgen_test]
+async fn a_links_overrides_set_aside_give_back_the_saved_ones() {
+    clear_storage("aside");
+    let mine = saved_override("aside");
+    storage()
+        .set_item(&storage_key(&mine.bundle_hash), &mine.to_json())
+        .unwrap();
+    let state = ViewState {
+        overrides: Some(link_value(&one_override("aside")).unwrap()),
+        ..ViewState::default()
+    };
+    let host = mount(state, FakeJev::new(Ok(label_response())), "aside", |_| {
+        ().into_any()
+    });
+    let overrides = STATE.with_borrow(|s| s.unwrap());
+    settle().await;
+    assert_eq!(count(&host, "wrong_join"), 2.0);
+    click(&host, "[data-testid='overrides-set-aside']");
+    settle().await;
+    // The saved label (ex-007 wrong_column) is in force again, and stays saved.
+    assert_eq!(count(&host, "wrong_join"), 1.0);
+    assert_eq!(count(&host, "wrong_column"), 1.0);
+    assert_eq!(overrides.file.get_untracked(), mine);
+    assert!(!overrides.shared.get_untracked());
+    assert_eq!(stored("aside"), Some(mine));
+}
+
+#[wasm_bindgen_test]
+async fn a_link_carrying_ones_own_saved_overrides_is_no_shared_one() {
+    clear_storage("own");
+    let mine = saved_override("own");
+    storage()
+        .set_item(&storage_key(&mine.bundle_hash), &mine.to_json())
+        .unwrap();
+    // A reload: the address carries what this browser saved.
+    let state = ViewState {
+        overrides: Some(link_value(&mine).unwrap()),
+        ..ViewState::default()
+    };
+    let host = mount(state, FakeJev::new(Ok(label_response())), "own", |_| {
+        ().into_any()
+    });
+    settle().await;
+    assert_eq!(count(&host, "wrong_column"), 1.0);
+    assert!(!STATE.with_borrow(|s| s.unwrap()).shared.get_untracked());
+    assert!(
+        host.query_selector("[data-testid='overrides-shared']")
+            .unwrap()
+            .is_none()
+    );
+}
+
 #[wasm_bindgen_test]
 async fn overrides_for_another_bundle_or_broken_files_are_refused() {
     clear_storage("other");

@@ -29,7 +29,7 @@ thread_local! {
 const CRM_JOIN: &str =
     "join the CRM dimension to the usage mart on tenant_id, rather than reading the mart alone";
 
-fn label(trace: &str, sub_mode: &str, family: &str) -> FailureLabel {
+pub fn label(trace: &str, sub_mode: &str, family: &str) -> FailureLabel {
     FailureLabel {
         trace_id: trace.into(),
         model: "gpt-4.1".into(),

@@ -71,7 +71,12 @@ pub fn OverridesBar() -> impl IntoView {
                 <input type="file" data-testid="overrides-import" accept=".json,application/json" on:change=import />
             </label>
             " "
-            <button on:click=move |_| state.clear() disabled=move || count.get() == 0>"Clear overrides"</button>
+            <Show when=move || !state.shared.get()>
+                <button on:click=move |_| state.clear() disabled=move || count.get() == 0>"Clear overrides"</button>
+            </Show>
+            <Show when=move || state.shared.get()>
+                <SharedNotice state=state count=count />
+            </Show>
             <Show when=move || too_long.get()>
                 <span class="hint">" (too many to carry in the link: export the file to share them)"</span>
             </Show>
@@ -80,4 +85,54 @@ pub fn OverridesBar() -> impl IntoView {
         </div>
     }
     .into_any()
+}
+
+/// While the overrides in force are a link's: says so, and offers to save them in this
+/// browser or to set them aside (for this browser's saved ones, when there are any).
+#[component]
+fn SharedNotice(state: OverridesState, count: Memo<usize>) -> impl IntoView {
+    let mine = state.saved().map_or(0, |f| f.overrides.len());
+    let one = move || count.get() == 1;
+    let theirs = move || match count.get() {
+        1 => "This label override comes from the link you opened and is not saved in this \
+              browser."
+            .to_owned(),
+        n => format!(
+            "These {n} label overrides come from the link you opened and are not saved in \
+             this browser."
+        ),
+    };
+    let saved_note = match mine {
+        0 => String::new(),
+        1 => " Your saved override of this bundle is set aside meanwhile; saving the link's \
+              replaces it."
+            .to_owned(),
+        n => format!(
+            " Your {n} saved overrides of this bundle are set aside meanwhile; saving the \
+             link's replaces them."
+        ),
+    };
+    let keep = move || {
+        if one() {
+            "Save it in this browser"
+        } else {
+            "Save them in this browser"
+        }
+    };
+    let set_aside = move || match mine {
+        0 if one() => "Set it aside".to_owned(),
+        0 => "Set them aside".to_owned(),
+        1 => "Use my saved override instead".to_owned(),
+        n => format!("Use my {n} saved overrides instead"),
+    };
+    view! {
+        <p class="notice shared-overrides" role="status" data-testid="overrides-shared" data-saved=mine.to_string()>
+            {theirs}
+            {saved_note}
+            " "
+            <button data-testid="overrides-keep" on:click=move |_| state.keep_shared()>{keep}</button>
+            " "
+            <button data-testid="overrides-set-aside" on:click=move |_| state.set_shared_aside()>{set_aside}</button>
+        </p>
+    }
 }
