@@ -40,8 +40,17 @@ test('re-label, apply, see the counts change, export, reload with the overrides'
   const newSub = (await page.locator('[data-new="sub_mode"]').textContent()).trim();
   assert.notEqual(newSub, 'clickhouse_error');
 
+  // Apply far down the page: the reader stays there, told what changed beside the button.
+  await page.getByTestId('relabel-apply').scrollIntoViewIfNeeded();
+  const scrolledTo = await page.evaluate(() => scrollY);
+  assert.ok(scrolledTo > 2000, `the Apply button is far down the page (${scrolledTo} px)`);
   await page.getByTestId('relabel-apply').click();
   await page.getByTestId('what-changed').waitFor();
+  await page.getByTestId('applied').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'applied');
+  const shown = await page.getByTestId('applied').boundingBox();
+  assert.ok(shown.y >= 0 && shown.y + shown.height <= 900, `the Applied line is in view (y ${shown.y})`);
+  assert.equal((await page.getByTestId('relabel-apply').textContent()).trim(), 'Applied ✓');
   assert.equal(await value(page, '[data-metric="overrides:count"]'), 1);
   assert.equal(await value(page, '[data-metric="changed:labels"]'), 1);
   const gone = page.locator('[data-metric="changed:sub_mode:clickhouse_error"]');

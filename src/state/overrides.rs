@@ -30,6 +30,9 @@ pub struct OverridesState {
     pub effective: RwSignal<Arc<Bundle>>,
     /// The last change: corpus and what changed (shown after Apply / import).
     pub last_change: RwSignal<Option<(String, WhatChanged)>>,
+    /// The cell (its override key) the last change was an Apply of; `None` after another
+    /// kind of change (import, clear, a link).
+    pub last_applied: RwSignal<Option<String>>,
     /// The last refusal (import of a bad file, a link for another bundle), in plain words.
     pub error: RwSignal<Option<String>>,
     /// The overrides in force came from the opened link's `ov=` and are not saved in this
@@ -88,6 +91,7 @@ impl OverridesState {
             file,
             effective,
             last_change: RwSignal::new(None),
+            last_applied: RwSignal::new(None),
             error: RwSignal::new(None),
             shared: RwSignal::new(false),
         }
@@ -141,8 +145,11 @@ impl OverridesState {
         next.overrides
             .retain(|o| !(o.key == entry.key && o.corpus == entry.corpus));
         let corpus = entry.corpus.clone();
+        let key = entry.key.clone();
         next.overrides.push(entry);
-        self.set_file(next, &corpus)
+        let changed = self.set_file(next, &corpus)?;
+        self.last_applied.set(Some(key));
+        Ok(changed)
     }
 
     /// Replaces every override by `file` (an import or a link) after checking that it was
@@ -224,6 +231,7 @@ impl OverridesState {
         self.file.set(next);
         self.effective.set(after);
         self.error.set(None);
+        self.last_applied.set(None);
         self.last_change
             .set(Some((corpus.to_owned(), changed.clone())));
         Ok(changed)

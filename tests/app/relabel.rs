@@ -218,6 +218,47 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
     assert_eq!(OverridesFile::from_json(&stored).unwrap(), file);
 }
 
+/// Issue 17, bug 8: Apply rebuilds the views (the panel too), which took the result line
+/// and the keyboard focus with it; the reader, far down the page, saw nothing happen. The
+/// rebuilt panel now says what changed beside the button, which says the label is in force,
+/// and the focus is on that line.
+#[wasm_bindgen_test]
+async fn after_apply_the_rebuilt_panel_says_what_changed_where_the_reader_is() {
+    clear_storage("stay");
+    let fake = FakeJev::new(Ok(label_response()));
+    let host = mount(ViewState::default(), fake, "stay", |b| {
+        view! { <RelabelPanel bundle=b corpus="stay" model="gpt-4.1" trace_id="ex-007" /> }
+    });
+    settle().await;
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    assert_eq!(
+        text_of(&host, "[data-testid='relabel-apply']"),
+        "Apply this label"
+    );
+    click(&host, "[data-testid='relabel-apply']");
+    settle().await;
+    assert_eq!(
+        text_of(&host, "[data-testid='applied']"),
+        " Applied: 1 label changed; sub-mode: wrong_table 1→0, wrong_join 1→2; family: \
+         schema_choice 1→0, query_construction 1→2; FM bucket: FM3 wrong data 1→0, FM4 \
+         wrong impl 1→2"
+    );
+    assert_eq!(text_of(&host, "[data-testid='relabel-apply']"), "Applied ✓");
+    assert!(
+        host.query_selector("[data-testid='relabel-apply']:disabled")
+            .unwrap()
+            .is_some()
+    );
+    let focused = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .and_then(|e| e.get_attribute("data-testid"));
+    assert_eq!(focused.as_deref(), Some("applied"));
+}
+
 /// Apply updates the real failures and audit views mounted on the effective bundle (as the
 /// overview mounts them): ex-007 wrong_table / schema_choice / FM3, correct_despite_fail 0.8
 /// → wrong_join / query_construction / FM4, correct_despite_fail 0.1 (label_response).

@@ -29,7 +29,11 @@ pub fn make_override(
     }
 }
 
-/// The Apply button and its result line.
+/// The Apply button and its result line. Applying rebuilds every view on the new labels
+/// (this panel too), so what the reader sees here after Apply comes from the overrides
+/// state, not from this component: the button says "Applied ✓" while this label is the one
+/// in force, the line below says what changed, and the keyboard focus lands on that line
+/// (the old button is gone), where the reader already is.
 #[component]
 pub fn ApplyButton(
     corpus: String,
@@ -38,26 +42,88 @@ pub fn ApplyButton(
     new: FailureLabel,
 ) -> impl IntoView {
     let overrides = OverridesState::use_context();
-    let result = RwSignal::new(None::<Result<String, String>>);
-    let apply = move |_| {
-        let outcome = match overrides {
-            None => Err("label overrides are not available in this view".to_owned()),
-            Some(state) => {
-                let entry = make_override(&corpus, &outcome, original.clone(), new.clone());
-                state.apply(entry).map(|c| c.summary_line())
+    let key = audit_key(&new.model, &new.trace_id);
+    let error = RwSignal::new(None::<String>);
+    let in_force = {
+        let (corpus, key, new) = (corpus.clone(), key.clone(), new.clone());
+        Memo::new(move |_| {
+            overrides.is_some_and(|s| {
+                s.file.with(|f| {
+                    f.overrides
+                        .iter()
+                        .any(|o| o.key == key && o.corpus == corpus && o.new == new)
+                })
+            })
+        })
+    };
+    // The change this cell's last Apply made, while it is the last change.
+    let applied_line = {
+        let (corpus, key) = (corpus.clone(), key.clone());
+        move || {
+            let state = overrides?;
+            let (c, changed) = state.last_change.get()?;
+            (c == corpus && state.last_applied.get().as_deref() == Some(key.as_str()))
+                .then(|| changed.summary_line())
+        }
+    };
+    let apply = {
+        let key = key.clone();
+        move |_| {
+            let Some(state) = overrides else {
+                error.set(Some(
+                    "label overrides are not available in this view".to_owned(),
+                ));
+                return;
+            };
+            let entry = make_override(&corpus, &outcome, original.clone(), new.clone());
+            match state.apply(entry) {
+                Ok(_) => focus_applied_line(key.clone()),
+                Err(e) => error.set(Some(e)),
             }
-        };
-        result.set(Some(outcome));
+        }
     };
     view! {
         <p class="apply">
-            <button class="primary" data-testid="relabel-apply" on:click=apply>"Apply this label"</button>
-            {move || result.get().map(|r| match r {
-                Ok(line) => view! { <span class="applied" data-testid="applied">{format!(" Applied: {line}")}</span> }.into_any(),
-                Err(e) => view! { <span class="error" role="alert">{e}</span> }.into_any(),
+            <button class="primary" data-testid="relabel-apply" on:click=apply disabled=in_force>
+                {move || if in_force.get() { "Applied ✓" } else { "Apply this label" }}
+            </button>
+            {move || applied_line().map(|line| view! {
+                <span class="applied" role="status" tabindex="-1" data-testid="applied" data-applied-key=key.clone()>
+                    {format!(" Applied: {line}")}
+                </span>
             })}
+            {move || error.get().map(|e| view! { <span class="error" role="alert">{e}</span> })}
         </p>
     }
+}
+
+/// Moves the keyboard focus to the rebuilt panel's "Applied" line of `key` once the views
+/// are rebuilt (the button that had it is gone), without scrolling.
+fn focus_applied_line(key: String) {
+    leptos::task::spawn_local(async move {
+        for _ in 0..10 {
+            crate::yield_now::yield_now().await;
+            let line = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                d.query_selector(&format!("[data-applied-key='{}']", css_string(&key)))
+                    .ok()
+                    .flatten()
+            });
+            if let Some(line) = line {
+                use wasm_bindgen::JsCast;
+                let options = web_sys::FocusOptions::new();
+                options.set_prevent_scroll(true);
+                let _ = line
+                    .unchecked_into::<web_sys::HtmlElement>()
+                    .focus_with_options(&options);
+                return;
+            }
+        }
+    });
+}
+
+/// `text` for a CSS string in single quotes.
+fn css_string(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('\'', "\\'")
 }
 
 /// The last change as a line and a table of count differences (`data-metric="changed:…"`).
