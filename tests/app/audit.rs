@@ -248,6 +248,83 @@ async fn keys_record_decisions_and_counts_survive_a_remount() {
     assert_eq!(metric(&again.host, "audit:unsure"), 1.0);
 }
 
+/// Issue 17, bug 9: Escape threw away typed text without asking, and a note saved on an
+/// undecided item was silently recorded as "unsure".
+#[wasm_bindgen_test]
+async fn a_note_needs_a_verdict_and_escape_asks_before_discarding_it() {
+    let b = bundle("notes");
+    let key = storage_key(&b.content_hash);
+    storage().remove_item(&key).unwrap();
+    let m = mount(b, ViewState::default());
+    settle().await;
+    let find = |selector: &str| m.host.query_selector(selector).unwrap();
+    let text_of = |selector: &str| find(selector).and_then(|e| e.text_content());
+    let open_note = || async {
+        press(&m.host, "n");
+        for _ in 0..3 {
+            sleep(20).await;
+        }
+        let note: web_sys::HtmlTextAreaElement = find("[data-testid='audit-note-text']")
+            .unwrap()
+            .unchecked_into();
+        note
+    };
+    // The first item (m-b/q1) has no verdict: Enter does not save, it says why.
+    let note = open_note().await;
+    note.set_value("rows match; judge misread");
+    press(&note, "Enter");
+    settle().await;
+    assert_eq!(
+        text_of("[data-testid='audit-note-hint']").as_deref(),
+        Some(
+            "This item has no verdict yet: save the note with one of the buttons (grader \
+             wrong, grader right, unsure)."
+        )
+    );
+    assert_eq!(storage().get_item(&key).unwrap(), None);
+    // Escape with typed text asks first; typing on disarms it; a second Escape discards.
+    press(&note, "Escape");
+    settle().await;
+    let unsaved = "The note is not saved: press Escape again to discard it, or save it.";
+    assert_eq!(
+        text_of("[data-testid='audit-note-hint']").as_deref(),
+        Some(unsaved)
+    );
+    assert!(find("[data-testid='audit-note-text']").is_some());
+    press(&note, "x");
+    settle().await;
+    assert!(find("[data-testid='audit-note-hint']").is_none());
+    press(&note, "Escape");
+    settle().await;
+    press(&note, "Escape");
+    settle().await;
+    assert!(find("[data-testid='audit-note-text']").is_none());
+    assert_eq!(storage().get_item(&key).unwrap(), None);
+    // Saved with the verdict the reader picks.
+    let note = open_note().await;
+    assert_eq!(note.value(), "");
+    note.set_value("rows match; judge misread");
+    find("[data-testid='audit-note-save-wrong']")
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+    settle().await;
+    let log = AuditLog::from_json(&storage().get_item(&key).unwrap().unwrap()).unwrap();
+    assert_eq!(log.len(), 1);
+    let d = log.get("m-b/q1").unwrap();
+    assert_eq!(
+        (d.verdict, d.note.as_str()),
+        (Verdict::GraderWrong, "rows match; judge misread")
+    );
+    assert!(find("[data-testid='audit-note-text']").is_none());
+    // An unchanged note closes on the first Escape.
+    let note = open_note().await;
+    assert_eq!(note.value(), "rows match; judge misread");
+    press(&note, "Escape");
+    settle().await;
+    assert!(find("[data-testid='audit-note-text']").is_none());
+}
+
 async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         let _ = web_sys::window()

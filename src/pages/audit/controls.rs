@@ -60,6 +60,12 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
     ) || el.is_content_editable()
 }
 
+/// Said when Enter would save a note on an item with no verdict.
+const NO_VERDICT_YET: &str = "This item has no verdict yet: save the note with one of the buttons (grader wrong, grader \
+     right, unsure).";
+/// Said when Escape would lose typed text.
+const UNSAVED: &str = "The note is not saved: press Escape again to discard it, or save it.";
+
 /// Buttons (and keys) for the selected item: verdicts, note, move, open trajectory.
 #[component]
 pub fn AuditActions(
@@ -118,24 +124,60 @@ pub fn AuditActions(
         ev.prevent_default();
     });
     on_cleanup(move || handle.remove());
+    // The note editor: Enter saves (on an item with a verdict; an undecided item's note is
+    // saved with the verdict chosen by a button below, never as a silent "unsure"); Escape
+    // closes, asking first (a second Escape) when the typed text would be lost.
+    let note_hint = RwSignal::new(None::<&'static str>);
+    let typed = move || {
+        note_ref
+            .get_untracked()
+            .map(|t| t.value())
+            .unwrap_or_default()
+    };
+    let saved_note = move || {
+        current
+            .get_untracked()
+            .and_then(|e| log.with_untracked(|l| l.get(&e.item.key).map(|d| d.note.clone())))
+            .unwrap_or_default()
+    };
+    let has_verdict = move || {
+        current
+            .get_untracked()
+            .is_some_and(|e| log.with_untracked(|l| l.get(&e.item.key).is_some()))
+    };
+    let close_note = move || {
+        note_hint.set(None);
+        note_open.set(false);
+    };
+    let save_note = move |verdict: Option<Verdict>| {
+        decide.run((verdict, Some(typed())));
+        close_note();
+    };
     let on_note_key = move |ev: web_sys::KeyboardEvent| match ev.key().as_str() {
         "Enter" if !ev.shift_key() => {
             ev.prevent_default();
-            let text = note_ref
-                .get_untracked()
-                .map(|t| t.value())
-                .unwrap_or_default();
-            decide.run((None, Some(text)));
-            note_open.set(false);
+            if has_verdict() {
+                save_note(None);
+            } else {
+                note_hint.set(Some(NO_VERDICT_YET));
+            }
         }
-        "Escape" => note_open.set(false),
-        _ => {}
+        "Escape" => {
+            ev.prevent_default();
+            if typed() == saved_note() || note_hint.get_untracked() == Some(UNSAVED) {
+                close_note();
+            } else {
+                note_hint.set(Some(UNSAVED));
+            }
+        }
+        _ => note_hint.set(None),
     };
     let decided = move || {
         current
             .get()
             .and_then(|e| log.with(|l| l.get(&e.item.key).map(|d| (d.verdict, d.note.clone()))))
     };
+    let undecided = move || decided().is_none();
     let open = move |_| {
         if let Some(e) = current.get_untracked() {
             state.push(|s| s.open_cell(&e.corpus, &e.item.model, &e.item.trace_id, "audit"));
@@ -156,9 +198,33 @@ pub fn AuditActions(
                 None => "Not decided yet".to_owned(),
             }}</p>
             <Show when=move || note_open.get()>
-                <label class="note">"Note (Enter saves, Escape cancels) "
+                <label class="note">
+                    {move || if undecided() {
+                        "Note (save it with a verdict below; Escape cancels) "
+                    } else {
+                        "Note (Enter saves, Escape cancels) "
+                    }}
                     <textarea node_ref=note_ref data-testid="audit-note-text" rows="3" on:keydown=on_note_key></textarea>
                 </label>
+                <p class="note-actions">
+                    <Show
+                        when=undecided
+                        fallback=move || view! {
+                            <button type="button" data-testid="audit-note-save" on:click=move |_| save_note(None)>"Save note"</button>
+                        }
+                    >
+                        <button type="button" data-testid="audit-note-save-wrong" on:click=move |_| save_note(Some(Verdict::GraderWrong))>"Save with grader wrong"</button>
+                        " "
+                        <button type="button" data-testid="audit-note-save-right" on:click=move |_| save_note(Some(Verdict::GraderRight))>"Save with grader right"</button>
+                        " "
+                        <button type="button" data-testid="audit-note-save-unsure" on:click=move |_| save_note(Some(Verdict::Unsure))>"Save with unsure"</button>
+                    </Show>
+                    " "
+                    <button type="button" data-testid="audit-note-cancel" on:click=move |_| close_note()>"Cancel"</button>
+                </p>
+                {move || note_hint.get().map(|hint| view! {
+                    <p class="hint" role="alert" data-testid="audit-note-hint">{hint}</p>
+                })}
             </Show>
         </div>
     }
