@@ -71,5 +71,13 @@ test('counts equal the CLI; a bar click filters the list; a failure opens', asyn
   assert.equal(url.searchParams.get('from'), 'failures');
   assert.equal(url.searchParams.get('trace'), trace);
   assert.equal(url.searchParams.get('tmodel'), model);
+  // j / k walk the list the reader came from: the bar's failures, said so in the header.
+  await page.getByTestId('trajectory-position').waitFor({ timeout: 30000 });
+  assert.equal(await page.getByTestId('trajectory-position').innerText(), `1 / ${count}`);
+  assert.equal((await page.getByTestId('trajectory-list').innerText()).trim(), `in failures · ${largest}`);
+  await page.keyboard.press('j');
+  await page.waitForFunction((t) => new URL(location.href).searchParams.get('trace') !== t, trace);
+  assert.equal(await page.getByTestId('trajectory-position').innerText(), `2 / ${count}`);
+  assert.equal(await page.locator('[data-testid="jev-label"] > p > strong').first().innerText(), largest);
   assert.deepEqual(problems, []);
 });

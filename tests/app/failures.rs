@@ -528,7 +528,13 @@ async fn the_walk_lists_of_opened_trajectories_are_built_in_idle_time() {
         .corpora
         .iter()
         .filter(|c| !c.failure_labels.is_empty())
-        .map(|c| ListKey::failures(&c.name, state.cdf_threshold))
+        .map(|c| {
+            let opened = ViewState {
+                from: Some("failures".into()),
+                ..state.clone()
+            };
+            ListKey::of(c.name.clone(), &opened)
+        })
         .collect();
     assert!(!keys.is_empty());
     let _ = mount(b.clone(), state);
@@ -542,7 +548,6 @@ async fn the_walk_lists_of_opened_trajectories_are_built_in_idle_time() {
         sleep_10ms().await;
     }
     for k in &keys {
-        let corpus = b.body.corpus(&k.corpus).unwrap();
-        assert_eq!(*cached_walk_list(&b, k).unwrap(), walk_list(corpus, k));
+        assert_eq!(*cached_walk_list(&b, k).unwrap(), walk_list(&b, k));
     }
 }

@@ -371,6 +371,57 @@ async fn header_votes_sql_tables_and_results_render_as_text() {
     assert!(document().query_selector("img[src=x]").unwrap().is_none());
 }
 
+/// Issue 17, bug 1: a trajectory opened from a filtered failures list walked every failure
+/// of the corpus ("2 / 277", `j` to a failure the filter left out) although the address
+/// still carried the filter.
+#[wasm_bindgen_test]
+async fn j_k_walk_the_failures_list_the_reader_came_from() {
+    // m1's wrong_table failures (a heatmap cell): m1/q1 and m1/q2, not m2/q2.
+    let (host, url) = mount(ViewState {
+        filter: Some("sub_mode:wrong_table|model:m1".into()),
+        ..open("m1", "q1", Some("failures"))
+    });
+    settle().await;
+    let doc: JsValue = document().into();
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-position']"),
+        ["1 / 2"]
+    );
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-list']"),
+        [" in failures · wrong_table of m1"]
+    );
+    press(&doc, "j");
+    settle().await;
+    assert_eq!(
+        url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
+        (Some("m1".into()), Some("q2".into()))
+    );
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-position']"),
+        ["2 / 2"]
+    );
+    // The filters stay in the address.
+    assert_eq!(
+        url.with_untracked(|s| s.filter.clone()).as_deref(),
+        Some("sub_mode:wrong_table|model:m1")
+    );
+    // A model filter of the failures view (models=m2): one failure.
+    let (host, _) = mount(ViewState {
+        models: vec!["m2".into()],
+        ..open("m2", "q2", Some("failures"))
+    });
+    settle().await;
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-position']"),
+        ["1 / 1"]
+    );
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-list']"),
+        [" in failures · models: m2"]
+    );
+}
+
 #[wasm_bindgen_test]
 async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     let (host, url) = mount(open("m1", "q1", Some("failures")));

@@ -60,6 +60,25 @@ impl Filter {
         })
     }
 
+    /// What it keeps, in words: `wrong_filter`, `family schema_choice`, `FM3`, `rule
+    /// crm_join`, `correct_despite_fail 0.40–0.45`, `wrong_table of gpt-4.1`.
+    pub fn describe(&self) -> String {
+        let bin = |b: usize| {
+            let w = 1.0 / BINS as f64;
+            format!("{:.2}–{:.2}", b as f64 * w, (b + 1) as f64 * w)
+        };
+        match self {
+            Filter::SubMode(k) => k.clone(),
+            Filter::Family(f) => format!("family {f}"),
+            Filter::Bucket(b) => b.clone(),
+            Filter::Fm(code) => code.clone(),
+            Filter::Rule(r) => format!("rule {r}"),
+            Filter::Cdf(b) => format!("correct_despite_fail {}", bin(*b)),
+            Filter::Hint(b) => format!("schema_hint_would_help {}", bin(*b)),
+            Filter::InModel(element, model) => format!("{} of {model}", element.describe()),
+        }
+    }
+
     /// Whether `row` of `bundle` matches.
     pub fn matches(&self, bundle: &Bundle, row: &FailRow) -> bool {
         let Some(c) = bundle.body.corpora.get(row.corpus) else {

@@ -22,7 +22,7 @@ use runlens_core::bundle::Bundle;
 
 use crate::components::{MetricValue, caption};
 use crate::pages::trajectory::list::{ListKey, walk_list_of};
-use crate::state::UrlState;
+use crate::state::{UrlState, ViewState};
 use crate::theme::chart_theme;
 use crate::yield_now::{mounted_flag, yield_idle};
 use chart_panel::FilterChart;
@@ -258,14 +258,18 @@ pub fn FailuresView(
 /// for each corpus in `names`, so opening one does not (~20 ms on the `large` preset).
 fn prefetch_walk_lists(bundle: Arc<Bundle>, names: Vec<String>, state: UrlState) {
     let alive = mounted_flag();
-    let ct = state.with_untracked(|s| s.cdf_threshold);
+    // The list of a trajectory opened from the view as it is now (its filters and `ct`).
+    let opened = state.with_untracked(|s| ViewState {
+        from: Some("failures".into()),
+        ..s.clone()
+    });
     leptos::task::spawn_local(async move {
         for name in names {
             yield_idle().await;
             if !alive.load(Ordering::Relaxed) {
                 return;
             }
-            walk_list_of(&bundle, &ListKey::failures(&name, ct));
+            walk_list_of(&bundle, &ListKey::of(name, &opened));
         }
     });
 }

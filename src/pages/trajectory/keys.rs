@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::list::{CellId, list_label};
+use super::list::CellId;
 use crate::state::{Tab, UrlState};
 
 /// Opens the cell `delta` places from the open one in `list` (the first cell when the open
@@ -55,6 +55,9 @@ pub fn NavBar(
     /// The list `j` / `k` walk.
     #[prop(into)]
     list: Signal<Arc<Vec<CellId>>>,
+    /// Its name, e.g. `failures · wrong_filter`.
+    #[prop(into)]
+    name: Signal<String>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let (help, set_help) = signal(false);
@@ -102,7 +105,6 @@ pub fn NavBar(
             .map_or_else(|| "–".to_owned(), |i| (i + 1).to_string());
         format!("{at} / {}", len())
     };
-    let label = move || list_label(state.with(|s| s.from.clone()).as_deref());
     let diff = move || state.with(|s| s.diff);
     let prev_disabled = move || pos.get().is_none_or(|i| i == 0);
     let next_disabled = move || pos.get().map_or(len() == 0, |i| i + 1 >= len());
@@ -113,7 +115,7 @@ pub fn NavBar(
             <span class="nav-position" data-testid="trajectory-position">{position_text}</span>
             <button class="nav-next" data-testid="trajectory-next" disabled=next_disabled
                 on:click=move |_| { list.with_untracked(|l| step(state, l, 1)); }>"Next (j) →"</button>
-            <span class="hint">{move || format!(" in {}", label())}</span>
+            <span class="hint" data-testid="trajectory-list">{move || format!(" in {}", name.get())}</span>
             <button class="diff-toggle" data-testid="diff-toggle" aria-pressed=move || diff().to_string()
                 on:click=move |_| state.push(|s| s.diff = !s.diff)>
                 {move || if diff() { "Hide SQL diff (g)" } else { "Show SQL diff (g)" }}

@@ -5,9 +5,12 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use runlens_core::audit::audit_queue;
-use runlens_core::bundle::{Bundle, Corpus, Outcome};
+use runlens_core::bundle::{Bundle, Corpus, FailureLabel, Outcome};
 
+use crate::pages::failures::filters::Filter;
+use crate::pages::failures::rows::{BaseFilter, all_rows};
 use crate::per_bundle::{Loaded, PerBundle, loaded};
+use crate::state::ViewState;
 
 /// Walk lists kept per bundle (the last few keys).
 const KEPT_LISTS: usize = 8;
@@ -36,18 +39,85 @@ pub struct ListKey {
     pub question: Option<String>,
     /// The audit threshold (`ct`).
     pub cdf_threshold: f64,
+    /// The failures view's filters the `failures` list keeps (the list the reader came
+    /// from: what the failures view lists).
+    pub failures: FailuresScope,
+}
+
+/// The failures view's filters, as its address carries them.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct FailuresScope {
+    /// The clicked element, `f=` (see [`Filter`]).
+    pub filter: Option<String>,
+    /// Model keys (`models=`; empty = all).
+    pub models: Vec<String>,
+    /// Sub-mode confidence range (`cmin`, `cmax`).
+    pub conf: (f64, f64),
+}
+
+impl FailuresScope {
+    /// The scope of the view state `s`.
+    pub fn of(s: &ViewState) -> FailuresScope {
+        FailuresScope {
+            filter: s.filter.clone(),
+            models: s.models.clone(),
+            conf: (s.conf_min, s.conf_max),
+        }
+    }
+
+    /// Whether it keeps every failure.
+    pub fn is_everything(&self) -> bool {
+        self.filter.is_none() && self.models.is_empty() && self.conf.0 <= 0.0 && self.conf.1 >= 1.0
+    }
+
+    /// What it keeps, in words, e.g. `wrong_filter · models: gpt-4.1`; empty for everything.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(f) = self.filter.as_deref() {
+            parts.push(Filter::parse(f).map_or_else(|| f.to_owned(), |f| f.describe()));
+        }
+        if !self.models.is_empty() {
+            parts.push(format!("models: {}", self.models.join(", ")));
+        }
+        if self.conf.0 > 0.0 || self.conf.1 < 1.0 {
+            parts.push(format!(
+                "sub-mode confidence {}–{}",
+                self.conf.0, self.conf.1
+            ));
+        }
+        parts.join(" · ")
+    }
 }
 
 impl ListKey {
-    /// The key of the `failures` list of `corpus` (what the viewer builds for a cell opened
-    /// from the failures view, whose address carries `ct` = `cdf_threshold`).
-    pub fn failures(corpus: &str, cdf_threshold: f64) -> ListKey {
+    /// The key of the list a trajectory of `corpus` walks under the view state `s` (its
+    /// `from`, and what that list depends on).
+    pub fn of(corpus: String, s: &ViewState) -> ListKey {
+        let from = s.from.as_deref();
         ListKey {
-            corpus: corpus.to_owned(),
-            from: Some("failures".into()),
-            gate_model: None,
-            question: None,
-            cdf_threshold,
+            corpus,
+            gate_model: (from == Some("gate"))
+                .then(|| s.gate_model.clone().or_else(|| s.cell_model.clone()))
+                .flatten(),
+            question: (from == Some("question"))
+                .then(|| s.trace.clone())
+                .flatten(),
+            failures: if from == Some("failures") {
+                FailuresScope::of(s)
+            } else {
+                FailuresScope::default()
+            },
+            from: s.from.clone(),
+            cdf_threshold: s.cdf_threshold,
+        }
+    }
+
+    /// The name of the list, for the navigation bar: `failures · wrong_filter`.
+    pub fn label(&self) -> String {
+        let scope = self.failures.describe();
+        match list_label(self.from.as_deref()) {
+            "failures" if !scope.is_empty() => format!("failures · {scope}"),
+            name => name.to_owned(),
         }
     }
 }
@@ -69,13 +139,7 @@ pub fn walk_list_of(bundle: &Arc<Bundle>, key: &ListKey) -> Arc<Vec<CellId>> {
     if let Some(hit) = cached_walk_list(bundle, key) {
         return hit;
     }
-    let built = Arc::new(
-        bundle
-            .body
-            .corpus(&key.corpus)
-            .map(|c| walk_list(c, key))
-            .unwrap_or_default(),
-    );
+    let built = Arc::new(walk_list(bundle, key));
     LISTS.with_borrow_mut(|l| {
         let kept = l.of(loaded(bundle));
         if kept.len() >= KEPT_LISTS {
@@ -103,13 +167,17 @@ pub fn list_label(from: Option<&str>) -> &'static str {
 
 /// The cells of the list `key` names, in order, each once.
 ///
-/// - `failures`: failure labels in file order whose cell is not a pass; without labels,
-///   every failed cell in results order;
+/// - `failures`: what the failures view lists under `key.failures` (its filters), in file
+///   order, less labels whose cell is a pass; without labels, every failed cell in results
+///   order;
 /// - `audit`: `audit_queue(corpus, ct)`;
 /// - `gate`: gate rows of the model that fired, in file order;
 /// - `question`: every model's cell on the question, in candidate order;
 /// - otherwise every cell in results order.
-pub fn walk_list(corpus: &Corpus, key: &ListKey) -> Vec<CellId> {
+pub fn walk_list(bundle: &Bundle, key: &ListKey) -> Vec<CellId> {
+    let Some(corpus) = bundle.body.corpus(&key.corpus) else {
+        return Vec::new();
+    };
     let mut seen: HashSet<(&str, &str)> = HashSet::new();
     let mut out = Vec::new();
     match key.from.as_deref() {
@@ -121,21 +189,8 @@ pub fn walk_list(corpus: &Corpus, key: &ListKey) -> Vec<CellId> {
                     }
                 }
             } else {
-                // One hash look-up per label (`Corpus::cell` scans the results: quadratic
-                // on a 200,000-cell corpus).
-                let mut rows: HashMap<&str, usize> = HashMap::new();
-                for (i, r) in corpus.results.iter().enumerate() {
-                    rows.entry(r.trace_id.as_str()).or_insert(i);
-                }
-                for l in &corpus.failure_labels {
-                    let pass = rows
-                        .get(l.trace_id.as_str())
-                        .and_then(|&i| corpus.results.get(i))
-                        .and_then(|r| r.candidates.get(&l.model))
-                        .and_then(Option::as_ref)
-                        .and_then(|c| c.outcome())
-                        .is_some_and(|o| *o == Outcome::Pass);
-                    if !pass && seen.insert((&l.model, &l.trace_id)) {
+                for l in failures_listed(bundle, corpus, &key.failures) {
+                    if seen.insert((&l.model, &l.trace_id)) {
                         out.push(id(&l.model, &l.trace_id));
                     }
                 }
@@ -175,6 +230,44 @@ pub fn walk_list(corpus: &Corpus, key: &ListKey) -> Vec<CellId> {
         }
     }
     out
+}
+
+/// The failure labels of `corpus` the failures view lists under `scope`, in file order, less
+/// those whose cell is a pass.
+fn failures_listed<'a>(
+    bundle: &'a Bundle,
+    corpus: &'a Corpus,
+    scope: &FailuresScope,
+) -> Vec<&'a FailureLabel> {
+    // One hash look-up per label (`Corpus::cell` scans the results: quadratic on a
+    // 200,000-cell corpus).
+    let mut rows: HashMap<&str, usize> = HashMap::new();
+    for (i, r) in corpus.results.iter().enumerate() {
+        rows.entry(r.trace_id.as_str()).or_insert(i);
+    }
+    let pass = |l: &FailureLabel| {
+        rows.get(l.trace_id.as_str())
+            .and_then(|&i| corpus.results.get(i))
+            .and_then(|r| r.candidates.get(&l.model))
+            .and_then(Option::as_ref)
+            .and_then(|c| c.outcome())
+            .is_some_and(|o| *o == Outcome::Pass)
+    };
+    if scope.is_everything() {
+        return corpus.failure_labels.iter().filter(|l| !pass(l)).collect();
+    }
+    let base = BaseFilter {
+        corpus: Some(corpus.name.clone()),
+        models: scope.models.clone(),
+        conf: scope.conf,
+    };
+    let filter = scope.filter.as_deref().and_then(Filter::parse);
+    all_rows(bundle)
+        .into_iter()
+        .filter(|r| base.keeps(bundle, r) && filter.as_ref().is_none_or(|f| f.matches(bundle, r)))
+        .filter_map(|r| corpus.failure_labels.get(r.label))
+        .filter(|l| !pass(l))
+        .collect()
 }
 
 /// The corpus the open cell is read from: the named one when the bundle has it, else the

@@ -42,19 +42,13 @@ pub fn TrajectoryView(
     });
     let list_key = Memo::new(move |_| {
         let corpus = corpus.get()?;
-        Some(state.with(|s| {
-            ListKey {
-                corpus,
-                gate_model: (s.from.as_deref() == Some("gate"))
-                    .then(|| s.gate_model.clone().or_else(|| s.cell_model.clone()))
-                    .flatten(),
-                question: (s.from.as_deref() == Some("question"))
-                    .then(|| s.trace.clone())
-                    .flatten(),
-                from: s.from.clone(),
-                cdf_threshold: s.cdf_threshold,
-            }
-        }))
+        Some(state.with(|s| ListKey::of(corpus, s)))
+    });
+    let list_name = Signal::derive(move || {
+        list_key.with(|k| {
+            k.as_ref()
+                .map_or_else(|| "all cells".to_owned(), ListKey::label)
+        })
     });
     let list = Memo::new(move |_| {
         let Some(key) = list_key.get() else {
@@ -76,7 +70,7 @@ pub fn TrajectoryView(
     view! {
         <section class="trajectory" data-testid="trajectory-view" data-trajectory=data_key>
             <h2>"Trajectory"</h2>
-            <NavBar list=list />
+            <NavBar list=list name=list_name />
             {move || match open.get() {
                 None => view! {
                     <p class="hint">"Choose a cell: a corpus, a model and a question."</p>
