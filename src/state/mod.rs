@@ -11,7 +11,9 @@ mod view_state;
 
 use leptos::prelude::*;
 
-pub use ov_link::{MAX_LINK_CHARS, decode_overrides, encode_overrides, link_value};
+pub use ov_link::{
+    LinkOf, MAX_LINK_CHARS, decode_overrides, encode_overrides, is_link_of, link_of, link_value,
+};
 pub use overrides::{OverridesState, find_label, storage_key};
 pub use query::{decode_query, encode_query};
 pub use view_state::{DEFAULT_K, DEFAULT_THRESHOLD, Sort, Tab, ViewState};

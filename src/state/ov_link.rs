@@ -2,6 +2,10 @@
 //! the raw-deflated compact JSON. Links carry the file only while the encoding is at most
 //! [`MAX_LINK_CHARS`] characters; when the raw Jev answers make it longer, the link carries
 //! the file without them (labels and provenance only); larger sets travel as exported files.
+//!
+//! Encoding (the deflate compressor) is in the `ov_link` chunk ([`link_of`]): most readers
+//! never make an overrides link, and the first download stays smaller. Decoding a link's
+//! `ov=` needs only the inflater, which the first download holds anyway.
 
 use std::io::{Read, Write};
 
@@ -11,6 +15,8 @@ use flate2::Compression;
 use flate2::read::DeflateDecoder;
 use flate2::write::DeflateEncoder;
 use runlens_core::overrides::OverridesFile;
+
+use crate::chunks::split_point;
 
 /// Longest `ov=` value put in a link.
 pub const MAX_LINK_CHARS: usize = 1500;
@@ -49,6 +55,40 @@ pub fn link_value(file: &OverridesFile) -> Option<String> {
         o.answers = None;
     }
     Some(encode_overrides(&labels_only)).filter(fits)
+}
+
+/// The link of `file` ([`link_value`]) and whether the whole file is too long for a link
+/// (then the link carries it without the raw answers, or not at all).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkOf {
+    /// The `ov=` value.
+    pub value: Option<String>,
+    /// The whole file's encoding is longer than [`MAX_LINK_CHARS`].
+    pub too_long: bool,
+}
+
+split_point! {
+    /// [`LinkOf`] `file`, in the `ov_link` chunk.
+    ov_link: fn link_of(file: &OverridesFile) -> LinkOf {
+        LinkOf {
+            value: link_value(file),
+            too_long: !file.overrides.is_empty()
+                && encode_overrides(file).len() > MAX_LINK_CHARS,
+        }
+    }
+}
+
+/// Whether `linked` (read back from a link) is `file`: the same file, or the same without
+/// the raw answers (what a link carries when the whole file is too long).
+pub fn is_link_of(linked: &OverridesFile, file: &OverridesFile) -> bool {
+    if linked == file {
+        return true;
+    }
+    let mut labels_only = file.clone();
+    for o in &mut labels_only.overrides {
+        o.answers = None;
+    }
+    *linked == labels_only
 }
 
 /// Reads an `ov=` value back; errors say what is wrong in plain words.

@@ -16,7 +16,8 @@ use runlens_core::overrides::{
 };
 
 use super::UrlState;
-use super::ov_link::{decode_overrides, link_value};
+use super::ov_link::{decode_overrides, is_link_of, link_of};
+use crate::chunks::split_call;
 
 /// Handle on the overrides of the open bundle (a context; cheap to copy).
 #[derive(Debug, Clone, Copy)]
@@ -38,6 +39,8 @@ pub struct OverridesState {
     /// The overrides in force came from the opened link's `ov=` and are not saved in this
     /// browser (its own saved overrides, if any, are set aside meanwhile).
     pub shared: RwSignal<bool>,
+    /// The whole overrides file is too long to travel in a link (see `ov_link`).
+    pub too_long_for_link: RwSignal<bool>,
 }
 
 /// The `localStorage` key of a bundle's overrides.
@@ -56,13 +59,15 @@ impl OverridesState {
         let saved = read_storage(&hash).and_then(|text| OverridesFile::from_json(&text).ok());
         // A link carrying this browser's own saved overrides (a reload, a link of one's own)
         // is no shared one.
-        let from_link = url
-            .with_untracked(|s| s.overrides.clone())
-            .filter(|value| saved.as_ref().and_then(link_value).as_ref() != Some(value));
+        let from_link = url.with_untracked(|s| s.overrides.clone());
         let initial = match &from_link {
             Some(value) => decode_overrides(value).map(Some),
-            None => Ok(saved),
+            None => Ok(saved.clone()),
         };
+        let from_link = from_link.filter(|_| match (&initial, &saved) {
+            (Ok(Some(linked)), Some(saved)) => !is_link_of(linked, saved),
+            _ => true,
+        });
         match initial {
             Ok(Some(file)) => {
                 // Set first: nothing of the link's may reach this browser's storage.
@@ -75,9 +80,24 @@ impl OverridesState {
             Ok(None) => {}
             Err(e) => this.error.set(Some(e)),
         }
+        // The link follows the overrides; encoding them waits for its chunk, and an answer
+        // for overrides changed meanwhile is dropped.
         Effect::new(move |_| {
-            let value = this.file.with(link_value);
-            url.replace(|s| s.overrides = value);
+            let file = this.file.get();
+            if file.overrides.is_empty() {
+                this.too_long_for_link.set(false);
+                url.replace(|s| s.overrides = None);
+                return;
+            }
+            leptos::task::spawn_local(async move {
+                let Ok(link) = split_call!(link_of(&file)) else {
+                    return;
+                };
+                if this.file.try_with_untracked(|f| *f == file) == Some(true) {
+                    this.too_long_for_link.set(link.too_long);
+                    url.replace(|s| s.overrides = link.value);
+                }
+            });
         });
         this
     }
@@ -94,6 +114,7 @@ impl OverridesState {
             last_applied: RwSignal::new(None),
             error: RwSignal::new(None),
             shared: RwSignal::new(false),
+            too_long_for_link: RwSignal::new(false),
         }
     }
 

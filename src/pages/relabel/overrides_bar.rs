@@ -7,7 +7,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::apply::WhatChangedView;
 use crate::export::download_text;
-use crate::state::{MAX_LINK_CHARS, OverridesState, encode_overrides};
+use crate::state::OverridesState;
 
 /// Shown in the bundle header when the overrides context exists.
 #[component]
@@ -16,11 +16,7 @@ pub fn OverridesBar() -> impl IntoView {
         return ().into_any();
     };
     let count = Memo::new(move |_| state.file.with(|f| f.overrides.len()));
-    let too_long = Memo::new(move |_| {
-        state
-            .file
-            .with(|f| !f.overrides.is_empty() && encode_overrides(f).len() > MAX_LINK_CHARS)
-    });
+    let too_long = state.too_long_for_link;
     let export = move |_| {
         let (name, text) = state.export();
         if let Err(e) = download_text(&name, "application/json", &text) {
