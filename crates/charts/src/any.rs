@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_svg::SVGBackend;
 
-use crate::text::truncate_chars;
+use crate::text::wrap_words;
 use crate::{
     BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, ForestChart, ForestLayout,
     HBarChart, HeatmapChart, HistogramChart, HitLayout, KStarChart, KStarLayout, ProbabilityChart,
@@ -82,13 +82,17 @@ pub enum AnyLayout {
     Hits(HitLayout),
 }
 
-/// Height in pixels of the caption band under the plot.
+/// Height in pixels of a one-line caption band under the plot; each further line adds
+/// [`CAPTION_LINE`].
 pub const CAPTION_HEIGHT: u32 = 22;
+/// Height in pixels of one caption line.
+pub const CAPTION_LINE: u32 = 14;
 
 /// Draws `chart` on `area`; a non-empty `caption` (e.g. bundle hash and view settings) is
-/// drawn as one small line in a [`CAPTION_HEIGHT`] band at the bottom, truncated with "…"
-/// to fit. The plot keeps the top-left origin, so the returned pixel geometry is in `area`
-/// coordinates either way.
+/// drawn in small type in a band at the bottom, wrapped onto as many lines as the width
+/// needs (never cut: an exported chart carries its whole caption), the band taking at most
+/// a third of the height (a caption that still does not fit ends in "…"). The plot keeps
+/// the top-left origin, so the returned pixel geometry is in `area` coordinates either way.
 pub fn draw_any<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     chart: &AnyChart,
@@ -98,15 +102,30 @@ pub fn draw_any<DB: DrawingBackend>(
     let plot = if caption.is_empty() || h <= 2 * CAPTION_HEIGHT {
         area.clone()
     } else {
-        let (plot, band) = area.split_vertically(h - CAPTION_HEIGHT);
         let theme = chart.theme();
-        band.fill(&chart.background())?;
         let style = ("sans-serif", 11).into_font().color(&theme.text);
+        let width = w.saturating_sub(16);
+        let fits = |s: &str| {
+            area.estimate_text_size(s, &style)
+                .map_or(true, |(tw, _)| tw <= width)
+        };
+        let mut lines = wrap_words(caption, fits);
+        let room = ((h / 3).saturating_sub(CAPTION_HEIGHT - CAPTION_LINE) / CAPTION_LINE).max(1);
+        if lines.len() > room as usize {
+            lines.truncate(room as usize);
+            if let Some(last) = lines.last_mut() {
+                let keep = last.chars().count().saturating_sub(1);
+                *last = format!("{}…", last.chars().take(keep).collect::<String>());
+            }
+        }
+        let band_h = CAPTION_HEIGHT + CAPTION_LINE * (lines.len() as u32 - 1);
+        let (plot, band) = area.split_vertically(h - band_h);
+        band.fill(&chart.background())?;
         let style = style.pos(Pos::new(HPos::Left, VPos::Center));
-        // ~6 px per character of an 11 px sans-serif font.
-        let fits = (w.saturating_sub(16) / 6) as usize;
-        let text = truncate_chars(caption, fits);
-        band.draw(&Text::new(text, (8, CAPTION_HEIGHT as i32 / 2), style))?;
+        for (i, line) in lines.into_iter().enumerate() {
+            let y = (CAPTION_HEIGHT / 2 + CAPTION_LINE * i as u32) as i32;
+            band.draw(&Text::new(line, (8, y), style.clone()))?;
+        }
         plot
     };
     Ok(match chart {

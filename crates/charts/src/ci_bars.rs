@@ -5,6 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::title::titled;
 use crate::{ChartError, Theme};
 
 /// One bar: a label, a value and an optional interval `(low, high)`.
@@ -64,12 +65,11 @@ pub fn draw_ci_bars<DB: DrawingBackend>(
     let n = chart.bars.len();
     let (x0, x1) = chart.x_range;
     area.fill(&theme.background)?;
-    let mut ctx = ChartBuilder::on(area)
-        .caption(
-            &chart.title,
-            ("sans-serif", 18).into_font().color(&theme.text),
-        )
+    let title_style = ("sans-serif", 18).into_font().color(&theme.text);
+    let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
+        .margin_top(0)
         .x_label_area_size(40)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(x0..x1, 0.0..(n.max(1) as f64))?;

@@ -5,6 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::title::titled;
 use crate::{ChartError, Theme};
 
 /// Point marker of a series.
@@ -85,12 +86,11 @@ pub fn draw_curves<DB: DrawingBackend>(
     } else {
         1.0..f64::from(k_max)
     };
-    let mut ctx = ChartBuilder::on(area)
-        .caption(
-            &chart.title,
-            ("sans-serif", 18).into_font().color(&theme.text),
-        )
+    let title_style = ("sans-serif", 18).into_font().color(&theme.text);
+    let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
+        .margin_top(0)
         .x_label_area_size(40)
         .y_label_area_size(48)
         .build_cartesian_2d(x_range, 0.0..Y_TOP)?;

@@ -5,6 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::title::titled;
 use crate::{ChartError, HitBox, HitLayout, Theme};
 
 /// One bar.
@@ -44,12 +45,11 @@ pub fn draw_hbars<DB: DrawingBackend>(
     let n = chart.bars.len();
     let top = chart.bars.iter().map(|b| b.value).max().unwrap_or(0).max(1) as f64 * 1.12;
     area.fill(&theme.background)?;
-    let mut ctx = ChartBuilder::on(area)
-        .caption(
-            &chart.title,
-            ("sans-serif", 17).into_font().color(&theme.text),
-        )
+    let title_style = ("sans-serif", 17).into_font().color(&theme.text);
+    let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
+        .margin_top(0)
         .x_label_area_size(40)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(0.0..top, 0.0..(n.max(1) as f64))?;

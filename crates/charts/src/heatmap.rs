@@ -5,6 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::title::titled;
 use crate::{ChartError, HitBox, HitLayout, Theme};
 
 /// A heatmap of percentages.
@@ -60,12 +61,11 @@ pub fn draw_heatmap<DB: DrawingBackend>(
     let theme = chart.theme;
     let (nr, nc) = (chart.rows.len(), chart.cols.len());
     area.fill(&theme.background)?;
-    let ctx = ChartBuilder::on(area)
-        .caption(
-            &chart.title,
-            ("sans-serif", 17).into_font().color(&theme.text),
-        )
+    let title_style = ("sans-serif", 17).into_font().color(&theme.text);
+    let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let ctx = ChartBuilder::on(&plot_area)
         .margin(14)
+        .margin_top(0)
         .x_label_area_size(30)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(0.0..(nc.max(1) as f64), 0.0..(nr.max(1) as f64))?;

@@ -6,6 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::text::format_threshold;
+use crate::title::titled;
 use crate::{ChartError, HitBox, HitLayout, Palette, Theme};
 
 /// A threshold line: where, its label, and the count at or above it.
@@ -48,12 +49,11 @@ pub fn draw_histogram<DB: DrawingBackend>(
     let n = chart.counts.len().max(1);
     let top = chart.counts.iter().copied().max().unwrap_or(0).max(1) as f64 * 1.2;
     area.fill(&theme.background)?;
-    let mut ctx = ChartBuilder::on(area)
-        .caption(
-            &chart.title,
-            ("sans-serif", 17).into_font().color(&theme.text),
-        )
+    let title_style = ("sans-serif", 17).into_font().color(&theme.text);
+    let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
+        .margin_top(0)
         .x_label_area_size(40)
         .y_label_area_size(48)
         .build_cartesian_2d(0.0..1.0, 0.0..top)?;

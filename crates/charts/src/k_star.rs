@@ -5,6 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::title::titled;
 use crate::{ChartError, Palette, Theme};
 
 /// A k* histogram.
@@ -62,12 +63,11 @@ pub fn draw_k_star_histogram<DB: DrawingBackend>(
     let n = columns.len().max(1) as f64;
     let top = columns.iter().map(|c| c.1).max().unwrap_or(0).max(1) as f64 * 1.15;
     area.fill(&theme.background)?;
-    let mut ctx = ChartBuilder::on(area)
-        .caption(
-            &chart.title,
-            ("sans-serif", 18).into_font().color(&theme.text),
-        )
+    let title_style = ("sans-serif", 18).into_font().color(&theme.text);
+    let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
+        .margin_top(0)
         .x_label_area_size(40)
         .y_label_area_size(48)
         .build_cartesian_2d(0.0..n, 0.0..top)?;

@@ -18,9 +18,10 @@ mod probability;
 mod stacked;
 mod text;
 mod theme;
+mod title;
 mod turn_tokens;
 
-pub use any::{AnyChart, AnyLayout, CAPTION_HEIGHT, SvgError, draw_any, render_svg};
+pub use any::{AnyChart, AnyLayout, CAPTION_HEIGHT, CAPTION_LINE, SvgError, draw_any, render_svg};
 pub use ci_bars::{BarLayout, CiBar, CiBarChart, draw_ci_bars};
 pub use curves::{CurveChart, CurveLayout, Marker, Series, draw_curves};
 pub use forest::{DOT_RADIUS, ForestChart, ForestLayout, ForestRow, draw_forest};
@@ -34,7 +35,7 @@ pub use probability::{
     draw_probability_bars,
 };
 pub use stacked::{LEGEND_BAND, StackRow, StackedChart, draw_stacked};
-pub use text::{format_threshold, truncate_chars};
+pub use text::{format_threshold, truncate_chars, wrap_words};
 pub use theme::{Palette, Theme};
 pub use turn_tokens::{
     INPUT_COLOUR, OUTPUT_COLOUR, TurnTokens, TurnTokensChart, TurnTokensLayout, draw_turn_tokens,

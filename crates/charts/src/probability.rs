@@ -7,6 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::text::{format_threshold, truncate_chars};
+use crate::title::titled;
 use crate::{ChartError, Palette, Theme};
 
 /// One table's bar.
@@ -96,15 +97,13 @@ pub fn draw_probability_bars<DB: DrawingBackend>(
     let title = truncate_chars(&chart.title, TITLE_CHARS);
     // The title on top, then a band for the threshold's label, then the plot: with plotters'
     // caption the label sat in the caption's padding and crossed the title (#17, bug 10).
-    let title_style = ("sans-serif", TITLE_PX)
-        .into_font()
-        .color(&theme.text)
-        .pos(Pos::new(HPos::Center, VPos::Top));
-    let width = i32::try_from(area.dim_in_pixel().0).unwrap_or(i32::MAX);
-    area.draw(&Text::new(title, (width / 2, MARGIN), title_style))?;
+    // The title wraps onto more lines on a narrow chart (#17, bug 5).
+    let title_style = ("sans-serif", TITLE_PX).into_font().color(&theme.text);
+    let below = titled(area, &title, &title_style, MARGIN as u32)?;
+    let title_h = area.dim_in_pixel().1 as i32 - below.dim_in_pixel().1 as i32;
     let mut ctx = ChartBuilder::on(area)
         .margin(MARGIN)
-        .margin_top(MARGIN + TITLE_PX + GAP + T_LABEL_PX + GAP)
+        .margin_top(title_h + GAP + T_LABEL_PX + GAP)
         .margin_right(48)
         .x_label_area_size(40)
         .y_label_area_size(chart.label_width)

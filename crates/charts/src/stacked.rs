@@ -5,6 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::title::titled;
 use crate::{ChartError, HitBox, HitLayout, Theme};
 
 /// One row: a label and a count per series.
@@ -45,12 +46,11 @@ pub fn draw_stacked<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let (_, h) = area.dim_in_pixel();
     let (plot, band) = area.split_vertically(h.saturating_sub(LEGEND_BAND).max(1));
-    let mut ctx = ChartBuilder::on(&plot)
-        .caption(
-            &chart.title,
-            ("sans-serif", 17).into_font().color(&theme.text),
-        )
+    let title_style = ("sans-serif", 17).into_font().color(&theme.text);
+    let plot_area = titled(&plot, &chart.title, &title_style, 14)?;
+    let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
+        .margin_top(0)
         .x_label_area_size(36)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(0.0..100.0, 0.0..(n.max(1) as f64))?;

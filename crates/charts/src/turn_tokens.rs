@@ -6,6 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::title::titled;
 use crate::{ChartError, Theme};
 
 /// Colour of the input part (Okabe-Ito sky blue).
@@ -70,12 +71,11 @@ pub fn draw_turn_tokens<DB: DrawingBackend>(
     let top = most * 1.1;
     area.fill(&theme.background)?;
     let label_style = ("sans-serif", 12).into_font().color(&theme.text);
-    let mut ctx = ChartBuilder::on(area)
-        .caption(
-            &chart.title,
-            ("sans-serif", 15).into_font().color(&theme.text),
-        )
+    let title_style = ("sans-serif", 15).into_font().color(&theme.text);
+    let plot_area = titled(area, &chart.title, &title_style, 10)?;
+    let mut ctx = ChartBuilder::on(&plot_area)
         .margin(10)
+        .margin_top(0)
         .x_label_area_size(30)
         .y_label_area_size(56)
         .build_cartesian_2d(0.0..n, 0.0..top)?;

@@ -78,13 +78,38 @@ fn every_chart_renders_with_its_caption() {
     assert!(svg.contains("\n0.97\n") && svg.contains("t = 0.5\n") && svg.contains("★ crm.a"));
 }
 
+/// The caption lines drawn in `svg` (the text at x = 8 px), top to bottom.
+fn caption_lines(svg: &str) -> Vec<String> {
+    svg.split("</text>")
+        .filter(|t| t.contains("<text x=\"8\""))
+        .filter_map(|t| t.rsplit_once('>').map(|(_, text)| text.trim().to_owned()))
+        .collect()
+}
+
 #[test]
-fn caption_is_truncated_to_the_width() {
-    let long = "x".repeat(500);
-    let svg = render_svg(&charts()[0], &long, 400, 300).unwrap();
-    // (400 − 16) / 6 = 64 characters: 63 × "x" then "…".
-    assert!(svg.contains(&format!("\n{}…\n", "x".repeat(63))));
-    assert!(!svg.contains(&"x".repeat(64)));
+fn captions_wrap_to_the_width_and_are_never_cut_when_they_fit() {
+    // #17, bug 5: captions used to be cut with "…", in the page and in exported files.
+    let words: Vec<String> = (1..=30).map(|i| format!("word{i:02}")).collect();
+    let caption = words.join(" ");
+    let svg = render_svg(&charts()[0], &caption, 400, 300).unwrap();
+    let lines = caption_lines(&svg);
+    assert!(lines.len() >= 2, "{lines:?}");
+    assert_eq!(lines.join(" "), caption);
+    assert!(!svg.contains('…'));
+    // Wide enough: one line.
+    let svg = render_svg(&charts()[0], "bundle 0123456789ab · corpus dev", 800, 400).unwrap();
+    assert_eq!(caption_lines(&svg), ["bundle 0123456789ab · corpus dev"]);
+}
+
+#[test]
+fn a_caption_longer_than_a_third_of_the_chart_ends_in_an_ellipsis() {
+    let caption = vec!["word"; 500].join(" ");
+    let svg = render_svg(&charts()[0], &caption, 400, 300).unwrap();
+    let lines = caption_lines(&svg);
+    // A band of at most 300 / 3 = 100 px: 22 px for the first line, 14 for each other: 6.
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert!(lines[5].ends_with('…'));
+    assert!(lines[..5].iter().all(|l| !l.ends_with('…')));
 }
 
 #[test]

@@ -109,3 +109,43 @@ fn empty_chart_draws_axes_without_legend() {
     assert!(svg.contains("score"));
     assert_eq!(circles(&svg).len(), 0);
 }
+
+#[test]
+fn a_title_longer_than_the_chart_is_wide_wraps_and_keeps_every_word() {
+    // #17, bug 5: "…: the smallest k whose top k holds every gold table (text2sqlbench-
+    // synthetic-de" ended at the canvas edge.
+    let title =
+        "k*: the smallest k whose top k holds every gold table (text2sqlbench-synthetic-dev)";
+    let titled = |width: u32| {
+        let mut svg = String::new();
+        let layout = {
+            let root = SVGBackend::with_string(&mut svg, (width, 400)).into_drawing_area();
+            let c = CurveChart {
+                title: title.into(),
+                ..chart(vec![(1, 0.25)], 10)
+            };
+            let layout = draw_curves(&root, &c).unwrap();
+            root.present().unwrap();
+            layout
+        };
+        // The title lines: the text drawn centred above the plot.
+        let lines: Vec<String> = svg
+            .split("</text>")
+            .filter_map(|t| {
+                let (head, text) = t.rsplit_once('>')?;
+                let tag = head.rsplit("<text").next()?;
+                let y: f64 = tag.split("y=\"").nth(1)?.split('"').next()?.parse().ok()?;
+                (tag.contains("text-anchor=\"middle\"") && (y as i32) < layout.y_px.1)
+                    .then(|| text.trim().to_owned())
+            })
+            .collect();
+        (lines, layout)
+    };
+    let (narrow, narrow_layout) = titled(390);
+    assert!(narrow.len() >= 2, "{narrow:?}");
+    assert_eq!(narrow.join(" "), title);
+    let (wide, wide_layout) = titled(1400);
+    assert_eq!(wide, [title]);
+    // The extra lines take room from the plot, not from the canvas edge.
+    assert!(narrow_layout.y_px.1 > wide_layout.y_px.1);
+}
