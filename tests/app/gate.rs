@@ -147,8 +147,61 @@ async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
         .unwrap()
         .text_content()
         .unwrap();
-    let shown = format!("[{:.4}, {:.4}]", ci.lo, ci.hi);
+    // Effects in percentage points (#17): net 0.25 is +25.00 pp.
+    let shown = format!("+25.00 pp [{:+.2}, {:+.2}]", 100.0 * ci.lo, 100.0 * ci.hi);
     assert!(row_text.contains(&shown), "{row_text} lacks {shown}");
+    // The headline: the pooled row's net with its interval (6 cells, 4 fired, 2/6 → 4/6).
+    let all: Vec<&GateRow> = b.body.corpora[0].gate_rows.iter().collect();
+    let all_ci = gate_group("(all)", &all, 10_000, 42).net_ci.unwrap();
+    let verdict = if all_ci.lo > 0.0 {
+        "the interval is above zero"
+    } else {
+        "the interval includes zero"
+    };
+    assert_eq!(
+        h.query_selector("[data-testid='gate-headline']")
+            .unwrap()
+            .unwrap()
+            .text_content()
+            .unwrap(),
+        format!(
+            "Net effect of the gate, all models: +33.33 pp [{:+.2}, {:+.2}] — {verdict} (6 \
+             cells, the hint fired in 4; pass 33.3% → 66.7%).",
+            100.0 * all_ci.lo,
+            100.0 * all_ci.hi
+        )
+    );
+    // #17, bug 6: the table fits its column (it was 1,261 px in a 1,100 px one); a row's
+    // details open under it.
+    let table = h
+        .query_selector("[data-testid='gate-table']")
+        .unwrap()
+        .unwrap();
+    let scroller = table.parent_element().unwrap();
+    assert!(
+        table.scroll_width() <= scroller.client_width(),
+        "{} > {}",
+        table.scroll_width(),
+        scroller.client_width()
+    );
+    assert!(h.query_selector("tr.gate-details").unwrap().is_none());
+    h.query_selector("tr[data-model='m-a'] [data-testid='gate-details-toggle']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+    wait_for(h, "tr.gate-details").await;
+    let details = h
+        .query_selector("tr.gate-details")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    // Fired: q1 recovered, q2 regressed, q4 neither.
+    assert!(
+        details.starts_with("recovered / regressed where the hint fired1 / 1"),
+        "{details}"
+    );
     // Clicking m-a sets gmodel and lists exactly its fired cells, in file order.
     h.query_selector("tr[data-model='m-a'] [data-testid='gate-model']")
         .unwrap()

@@ -21,7 +21,7 @@ use crate::yield_now::mounted_flag;
 use fired::FiredCells;
 use forest::GateForest;
 pub use runlens_core::metrics::gate_view::ALL;
-use table::GateTable;
+use table::{GateHeadline, GateTable};
 
 /// The gate view of a loaded bundle.
 #[component]
@@ -121,7 +121,8 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
                     data-answered="true" data-ci-ready=move || ready.get().to_string()>
                     <h2>"Gate: paired on/off runs"</h2>
                     <CorpusPicker corpora=names shown=name.clone() />
-                    <p class="hint">"Strict pass rates (a tie counts 0) over every row, error rows included. Net = gated − baseline with a paired bootstrap 95% interval (10,000 resamples, seed 42, as runlens metrics)."</p>
+                    <GateHeadline groups=groups />
+                    <p class="hint">"Strict pass rates (a tie counts 0) over every row, error rows included. Net = gated − baseline pass rate, in percentage points, with a paired bootstrap 95% interval (10,000 resamples, seed 42, as runlens metrics). \"more\" opens a row's details."</p>
                     <GateTable groups=groups corpus=name.clone() />
                     <GateForest groups=groups corpus=name.clone() />
                     {move || state.with(|s| s.gate_model.clone()).map(|m| view! {

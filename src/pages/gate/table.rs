@@ -114,7 +114,53 @@ pub fn gate_csv(groups: &[GateGroup]) -> String {
     )
 }
 
-/// The table of `groups` (models under the model selection, then the pooled row).
+/// A rate difference in percentage points, signed: `+2.35 pp`.
+fn pp(v: f64) -> String {
+    format!("{:+.2} pp", 100.0 * v)
+}
+
+/// An interval of a rate difference in percentage points: `[−0.41, +5.10]`.
+fn pp_ci(ci: Option<&BootstrapCi>) -> String {
+    ci.map_or_else(
+        || "[…]".to_owned(),
+        |c| format!("[{:+.2}, {:+.2}]", 100.0 * c.lo, 100.0 * c.hi),
+    )
+}
+
+/// The view's one-line headline: the pooled row's net effect with its interval.
+#[component]
+pub fn GateHeadline(groups: RwSignal<Vec<GateGroup>>) -> impl IntoView {
+    move || {
+        groups
+            .with(|g| g.iter().find(|g| g.model == ALL).cloned())
+            .map(|all| {
+                let c = &all.counts;
+                let verdict = match all.net_ci.as_ref() {
+                    None => "its 95% interval is being computed",
+                    Some(ci) if ci.lo > 0.0 => "the interval is above zero",
+                    Some(ci) if ci.hi < 0.0 => "the interval is below zero",
+                    Some(_) => "the interval includes zero",
+                };
+                view! {
+                    <p class="gate-headline" data-testid="gate-headline">
+                        "Net effect of the gate, all models: "
+                        <strong>{pp(c.net)}</strong>" "{pp_ci(all.net_ci.as_ref())}
+                        {format!(
+                            " — {verdict} ({} cells, the hint fired in {}; pass {:.1}% → {:.1}%).",
+                            c.cells,
+                            c.fired,
+                            100.0 * c.baseline_rate,
+                            100.0 * c.gated_rate
+                        )}
+                    </p>
+                }
+            })
+    }
+}
+
+/// The table of `groups` (models under the model selection, then the pooled row): the
+/// headline columns, each row's details (fired-only counts, turns and tokens, the
+/// over-exploring split) folded under it.
 #[component]
 pub fn GateTable(groups: RwSignal<Vec<GateGroup>>, corpus: String) -> impl IntoView {
     let state = UrlState::use_context();
@@ -127,24 +173,22 @@ pub fn GateTable(groups: RwSignal<Vec<GateGroup>>, corpus: String) -> impl IntoV
                 .collect::<Vec<_>>()
         })
     });
+    // Which rows are open; kept here, as a row is rebuilt when its intervals come in.
+    let open = RwSignal::new(Vec::<String>::new());
     let csv = Callback::new(move |()| shown.with_untracked(|g| gate_csv(g)));
     view! {
         <div class="table-scroll">
         <table class="gate-table" data-testid="gate-table">
             <thead><tr>
-                <th>"model"</th><th>"cells"</th><th>"fired"</th><th>"baseline pass"</th>
-                <th>"gated pass"</th><th>"net [95% CI]"</th><th>"recovered"</th><th>"regressed"</th>
-                <th>"rec. / reg. (fired)"</th><th>"exact chain (recovered)"</th>
-                <th>"Δ turns, fired [CI]"</th><th>"Δ output tokens, fired [CI]"</th>
-                <th>"over-exploring (≥ 10 baseline turns)"</th><th>"rest"</th>
+                <th>"model"</th><th>"cells"</th><th>"fired"</th><th>"pass: baseline → gated"</th>
+                <th>"net [95% CI]"</th><th>"recovered / regressed"</th><th><span class="visually-hidden">"details"</span></th>
             </tr></thead>
-            <tbody>
-                // Keyed by model and which intervals are in: each finished bootstrap replaces
-                // its own row only (rebuilding every row per step cost 50+ ms on `large`).
-                <For each=move || shown.get() key=row_key let:g>
-                    <GroupRow group=g />
-                </For>
-            </tbody>
+            // One body per model: its row, and its details when open. Keyed by model and
+            // which intervals are in: each finished bootstrap replaces its own rows only
+            // (rebuilding every row per step cost 50+ ms on `large`).
+            <For each=move || shown.get() key=row_key let:g>
+                <GroupRows group=g open=open />
+            </For>
         </table>
         </div>
         <ExportButtons base_name=format!("gate-{corpus}") csv=csv />
@@ -162,7 +206,7 @@ fn row_key(g: &GateGroup) -> (String, bool, bool, bool) {
 }
 
 #[component]
-fn GroupRow(group: GateGroup) -> impl IntoView {
+fn GroupRows(group: GateGroup, open: RwSignal<Vec<String>>) -> impl IntoView {
     let state = UrlState::use_context();
     let c = group.counts.clone();
     let m = group.model.clone();
@@ -181,25 +225,67 @@ fn GroupRow(group: GateGroup) -> impl IntoView {
             state.push(move |s| s.gate_model = Some(m));
         }
     };
+    let is_open = {
+        let m = model.clone();
+        Memo::new(move |_| open.with(|o| o.contains(&m)))
+    };
+    let toggle = {
+        let m = model.clone();
+        move |_| {
+            open.update(|o| match o.iter().position(|x| *x == m) {
+                Some(i) => {
+                    o.remove(i);
+                }
+                None => o.push(m.clone()),
+            })
+        }
+    };
     let is_all = model == ALL;
+    let details_id = format!(
+        "gate-details-{}",
+        model.replace(|c: char| !c.is_ascii_alphanumeric(), "-")
+    );
+    let net = view! {
+        <span class="metric" data-metric=format!("gate:{m}:net") data-value=c.net.to_string()>{pp(c.net)}</span>
+    };
+    let details = {
+        let (g, c) = (group.clone(), c.clone());
+        let id = details_id.clone();
+        move || {
+            is_open.get().then(|| view! {
+            <tr class="gate-details" id=id.clone()>
+                <td colspan="7">
+                    <dl>
+                        <div><dt>"recovered / regressed where the hint fired"</dt><dd>{format!("{} / {}", c.recovered_fired, c.regressed_fired)}</dd></div>
+                        <div><dt>"exact tool chain (of them recovered)"</dt><dd>{format!("{} ({})", c.chain, c.chain_recovered)}</dd></div>
+                        <div><dt>"Δ turns where it fired [95% CI]"</dt><dd>{opt(c.turn_delta_fired, 2)}" "{ci_text(g.turn_delta_ci.as_ref(), 2)}</dd></div>
+                        <div><dt>"Δ output tokens where it fired [95% CI]"</dt><dd>{opt(c.output_token_delta_fired, 0)}" "{ci_text(g.output_token_delta_ci.as_ref(), 0)}</dd></div>
+                        <div><dt>"over-exploring (≥ 10 baseline turns)"</dt><dd>{split(&g.over_exploring)}</dd></div>
+                        <div><dt>"the rest"</dt><dd>{split(&g.rest)}</dd></div>
+                    </dl>
+                </td>
+            </tr>
+        })
+        }
+    };
     view! {
+        <tbody>
         <tr data-model=model.clone() class:selected=selected>
-            <td>{if is_all { view! { <span>{model.clone()}</span> }.into_any() } else {
+            <td>{if is_all { view! { <span>"all models"</span> }.into_any() } else {
                 view! { <button type="button" class="link" data-testid="gate-model" on:click=pick>{model.clone()}</button> }.into_any()
             }}</td>
             <td class="num">{c.cells}</td>
             <td class="num">{metric("fired", c.fired as f64, 0)}{format!(" ({:.1}%)", 100.0 * c.fired_share)}</td>
-            <td class="num">{format!("{} ({:.1}%)", c.baseline_pass, 100.0 * c.baseline_rate)}</td>
-            <td class="num">{format!("{} ({:.1}%)", c.gated_pass, 100.0 * c.gated_rate)}</td>
-            <td class="num">{metric("net", c.net, 4)}" "{ci_text(group.net_ci.as_ref(), 4)}</td>
-            <td class="num">{metric("recovered", c.recovered as f64, 0)}</td>
-            <td class="num">{metric("regressed", c.regressed as f64, 0)}</td>
-            <td class="num">{format!("{} / {}", c.recovered_fired, c.regressed_fired)}</td>
-            <td class="num">{format!("{} ({})", c.chain, c.chain_recovered)}</td>
-            <td class="num">{opt(c.turn_delta_fired, 2)}" "{ci_text(group.turn_delta_ci.as_ref(), 2)}</td>
-            <td class="num">{opt(c.output_token_delta_fired, 0)}" "{ci_text(group.output_token_delta_ci.as_ref(), 0)}</td>
-            <td>{split(&group.over_exploring)}</td>
-            <td>{split(&group.rest)}</td>
+            <td class="num">{format!("{:.1}% → {:.1}%", 100.0 * c.baseline_rate, 100.0 * c.gated_rate)}</td>
+            <td class="num">{net}" "{pp_ci(group.net_ci.as_ref())}</td>
+            <td class="num">{metric("recovered", c.recovered as f64, 0)}" / "{metric("regressed", c.regressed as f64, 0)}</td>
+            <td>
+                <button type="button" class="link" data-testid="gate-details-toggle"
+                    aria-expanded=move || is_open.get().to_string() aria-controls=details_id.clone()
+                    on:click=toggle>{move || if is_open.get() { "less" } else { "more" }}</button>
+            </td>
         </tr>
+        {details}
+        </tbody>
     }
 }
