@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { startServer, ROOT } from './server.mjs';
 import { launch, newPage, waitDrawn } from './browser.mjs';
 
@@ -46,5 +47,27 @@ test('the table sorts by model name on click', async () => {
   const names = await board.locator('tbody tr td:first-child').allInnerTexts();
   assert.equal(names.length, 20);
   assert.deepEqual(names, [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+  assert.deepEqual(problems, []);
+});
+
+test('a chart exports as PNG, SVG (its own chunk) and CSV, the SVG with its whole caption', async () => {
+  const { page, problems } = await newPage(browser, { acceptDownloads: true });
+  await page.goto(`${server.url}?bundle=bundles/article.json.gz`);
+  const board = page.locator(`.corpus-board[data-corpus="${CORPORA[0]}"]`);
+  await board.locator('[data-metric^="pass:"]').first().waitFor({ timeout: 30000 });
+  const take = async (label) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), board.getByLabel(label).click()]);
+    return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+  };
+  const png = await take('Download chart as PNG');
+  assert.ok(png.name.endsWith('.png') && png.bytes.subarray(1, 4).toString() === 'PNG', png.name);
+  const svg = await take('Download chart as SVG');
+  const text = svg.bytes.toString('utf8');
+  assert.ok(svg.name.endsWith('.svg') && text.startsWith('<svg'), svg.name);
+  // The caption (bundle hash, corpus, view) is whole, over as many lines as it needs.
+  assert.ok(!text.includes('…'), 'no cut caption');
+  assert.ok(text.includes(`${CORPORA[0]}`), 'the caption names the corpus');
+  const csv = await take('Download table as CSV');
+  assert.ok(csv.name.endsWith('.csv') && csv.bytes.toString('utf8').split('\n').length > 20, csv.name);
   assert.deepEqual(problems, []);
 });

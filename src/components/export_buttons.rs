@@ -3,9 +3,19 @@
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use runlens_charts::{AnyChart, render_svg};
+use runlens_charts::{AnyChart, SvgError};
 
+use crate::chunks::{split_call, split_point};
 use crate::export::{ExportError, download_canvas_png, download_text, safe_filename};
+
+split_point! {
+    /// `chart` as SVG text with `caption`, `width` × `height` pixels
+    /// (`runlens_charts::render_svg`: plotters' SVG backend), in the `svg` chunk: most
+    /// readers never export one.
+    svg: fn svg_of(chart: &AnyChart, caption: &str, width: u32, height: u32) -> Result<String, SvgError> {
+        runlens_charts::render_svg(chart, caption, width, height)
+    }
+}
 
 /// Export buttons. Each button appears only when its source is given: PNG needs
 /// `canvas_id`, SVG needs `chart`, CSV needs `csv`. A failure is shown as text under the
@@ -49,13 +59,16 @@ pub fn ExportButtons(
         let on_click = move |_| {
             let file = safe_filename(&base_name.get_untracked(), "svg");
             let (w, h) = svg_size;
-            let drawn = render_svg(&chart.get_untracked(), &caption.get_untracked(), w, h);
-            report(match drawn {
-                Ok(text) => download_text(&file, "image/svg+xml", &text),
-                Err(e) => Err(ExportError::Render {
-                    file,
-                    reason: e.to_string(),
-                }),
+            let (chart, caption) = (chart.get_untracked(), caption.get_untracked());
+            spawn_local(async move {
+                let drawn = match split_call!(svg_of(&chart, &caption, w, h)) {
+                    Ok(drawn) => drawn.map_err(|e| e.to_string()),
+                    Err(e) => Err(e.to_string()),
+                };
+                report(match drawn {
+                    Ok(text) => download_text(&file, "image/svg+xml", &text),
+                    Err(reason) => Err(ExportError::Render { file, reason }),
+                });
             });
         };
         view! {
