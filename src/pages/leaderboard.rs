@@ -21,8 +21,35 @@ use crate::theme::chart_theme;
 use crate::yield_now::yield_now;
 use leptos::task::spawn_local;
 
-/// Okabe-Ito blue: the bars.
+/// Okabe-Ito blue: the bars of the top model and of models statistically tied with it.
 const BAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
+/// The same blue, light: the bars of models the paired test separates from the top.
+const BAR_BELOW: RGBColor = RGBColor(0x8f, 0xbf, 0xdf);
+
+/// Two-sided p at or above which a model counts as tied with the top model.
+pub const TIED_P: f64 = 0.05;
+
+/// How a row stands against the top model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// The top model itself.
+    Top,
+    /// Not separated from the top by the paired test (p ≥ [`TIED_P`]).
+    Tied,
+    /// Below the top (p < [`TIED_P`]), or untested.
+    Below,
+}
+
+/// The standing of `e` against the top model named `top`.
+pub fn standing(e: &LeaderboardEntry, top: Option<&str>) -> Standing {
+    if top == Some(e.row.model.as_str()) {
+        Standing::Top
+    } else if e.row.vs_top.p.is_some_and(|p| p >= TIED_P) {
+        Standing::Tied
+    } else {
+        Standing::Below
+    }
+}
 
 /// Rows in the order of `sort` (`None`: pass descending, as the core ranks them). Missing
 /// values sort last in both directions; ties keep the core's order.
@@ -48,19 +75,29 @@ pub fn sorted(rows: &[LeaderboardEntry], sort: Option<&Sort>) -> Vec<Leaderboard
 }
 
 /// The bar chart of pass rates with 95% intervals, in table order.
+/// In percent, as the table; the top model and those tied with it (see [`standing`]) dark,
+/// marked in their labels ("top", "≈ top"), the rest light.
 pub fn pass_chart(title: String, rows: &[LeaderboardEntry], theme: Theme) -> CiBarChart {
+    let top = top_model(rows);
     CiBarChart {
         title,
-        x_desc: "pass rate (pass 1, tie 0.5, fail 0; 95% CI)".into(),
-        x_range: (0.0, 1.0),
+        x_desc: "pass rate, % (pass 1, tie ½, fail 0; 95% CI); dark: the top model and those \
+                 tied with it (paired test, p ≥ 0.05)"
+            .into(),
+        x_range: (0.0, 100.0),
         bars: rows
             .iter()
             .filter_map(|e| {
+                let (label, color) = match standing(e, top) {
+                    Standing::Top => (format!("{} (top)", e.name), BAR),
+                    Standing::Tied => (format!("{} ≈ top", e.name), BAR),
+                    Standing::Below => (e.name.clone(), BAR_BELOW),
+                };
                 Some(CiBar {
-                    label: e.name.clone(),
-                    value: e.row.pass?,
-                    ci: e.row.ci95.map(|[lo, hi]| (lo, hi)),
-                    color: BAR,
+                    label,
+                    value: 100.0 * e.row.pass?,
+                    ci: e.row.ci95.map(|[lo, hi]| (100.0 * lo, 100.0 * hi)),
+                    color,
                 })
             })
             .collect(),
@@ -290,7 +327,7 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -
                 </thead>
                 <tbody>
                     <For each=move || view_rows.get() key=|e| e.row.model.clone() let(e)>
-                        <BoardRow is_top=top.as_deref() == Some(e.row.model.as_str()) entry=e />
+                        <BoardRow standing=standing(&e, top.as_deref()) entry=e />
                     </For>
                 </tbody>
             </table>
@@ -337,9 +374,10 @@ fn SortHeader(column: &'static Column) -> impl IntoView {
 }
 
 /// One model's row; the top model's own test against itself shows "–" (#17 bug 10: it read
-/// "1.000").
+/// "1.000"); the top model and those statistically tied with it are marked beside the name.
 #[component]
-fn BoardRow(entry: LeaderboardEntry, is_top: bool) -> impl IntoView {
+fn BoardRow(entry: LeaderboardEntry, standing: Standing) -> impl IntoView {
+    let is_top = standing == Standing::Top;
     let cells = COLUMNS
         .iter()
         .map(|c| {
@@ -354,10 +392,30 @@ fn BoardRow(entry: LeaderboardEntry, is_top: bool) -> impl IntoView {
                     <span title="the top model: every other row is tested against it">"–"</span>
                 }
                 .into_any(),
+                ("model", _) => {
+                    let mark = match standing {
+                        Standing::Top => Some(("top", "the highest pass rate")),
+                        Standing::Tied => Some((
+                            "≈ top",
+                            "not separated from the top model by the paired test (p ≥ 0.05)",
+                        )),
+                        Standing::Below => None,
+                    };
+                    view! {
+                        {(c.display)(&entry)}
+                        {mark.map(|(text, help)| view! { " " <span class="badge standing" title=help>{text}</span> })}
+                    }
+                    .into_any()
+                }
                 _ => (c.display)(&entry).into_any(),
             };
             view! { <td class=class>{shown}</td> }
         })
         .collect_view();
-    view! { <tr data-model=entry.row.model.clone() title=entry.row.model.clone()>{cells}</tr> }
+    let standing = match standing {
+        Standing::Top => "top",
+        Standing::Tied => "tied",
+        Standing::Below => "below",
+    };
+    view! { <tr data-model=entry.row.model.clone() data-standing=standing title=entry.row.model.clone()>{cells}</tr> }
 }

@@ -295,3 +295,82 @@ async fn the_top_models_own_p_shows_a_dash() {
     // b: differences 0, 1, 1 → mean 2/3, SE_d = sd/√3 = (1/√3)/√3 = 1/3: z = 2, p = 0.0455.
     assert_eq!(p_of("b"), "0.046");
 }
+
+/// #17, "who is best, and is it significant?": models the paired test does not separate from
+/// the top (p ≥ 0.05) are marked in the table and the chart; the chart is in percent, as
+/// the table.
+#[wasm_bindgen_test]
+async fn models_tied_with_the_top_are_marked_in_the_table_and_the_chart() {
+    use runlens_web::pages::leaderboard::{TIED_P, pass_chart};
+    let results_of = |b_outcomes: [Outcome; 3]| -> Vec<ResultRow> {
+        (0..3)
+            .map(|i| ResultRow {
+                trace_id: format!("q{i}"),
+                candidates: [
+                    ("a".to_string(), cell(Outcome::Pass)),
+                    ("b".to_string(), cell(b_outcomes[i].clone())),
+                ]
+                .into_iter()
+                .collect(),
+                ..ResultRow::default()
+            })
+            .collect()
+    };
+    let standing = |host: &web_sys::HtmlElement, model: &str| {
+        host.query_selector(&format!("tr[data-model='{model}']"))
+            .unwrap()
+            .unwrap()
+            .get_attribute("data-standing")
+            .unwrap()
+    };
+    // b passes q0 only: z = 2, p = 0.0455 < 0.05: below the top.
+    let apart = two_models(
+        "apart",
+        results_of([Outcome::Pass, Outcome::Fail, Outcome::Fail]),
+    );
+    let host = mount(apart.clone());
+    wait_for_pass(&host, "b").await;
+    assert_eq!(standing(&host, "a"), "top");
+    assert_eq!(standing(&host, "b"), "below");
+    assert_eq!(text_of(&host, "tr[data-model='a'] .badge.standing"), "top");
+    assert!(
+        host.query_selector("tr[data-model='b'] .badge")
+            .unwrap()
+            .is_none()
+    );
+    // b passes q0 and q1: differences 0, 0, 1 → mean 1/3, sd 1/√3, SE 1/3: z = 1, p = 0.317.
+    let close = two_models(
+        "close",
+        results_of([Outcome::Pass, Outcome::Pass, Outcome::Fail]),
+    );
+    let host = mount(close.clone());
+    wait_for_pass(&host, "b").await;
+    assert_eq!(standing(&host, "b"), "tied");
+    assert_eq!(
+        text_of(&host, "tr[data-model='b'] .badge.standing"),
+        "≈ top"
+    );
+    // The chart: percent, the marks in the labels, dark for top and tied, light below.
+    let rows =
+        |b: &Arc<Bundle>| BoardRun::new(&b.body, &b.body.corpora[0], LossRule::Excluded).finish();
+    let chart = pass_chart("t".into(), &rows(&close), runlens_charts::Theme::LIGHT);
+    let bars: Vec<(String, f64)> = chart
+        .bars
+        .iter()
+        .map(|b| (b.label.clone(), b.value))
+        .collect();
+    // b passes 2 of 3: 100 × 2/3.
+    assert_eq!(
+        bars,
+        [
+            ("a (top)".to_string(), 100.0),
+            ("b ≈ top".to_string(), 100.0 * (2.0 / 3.0))
+        ]
+    );
+    assert_eq!(chart.x_range, (0.0, 100.0));
+    assert_eq!(chart.bars[0].color, chart.bars[1].color);
+    let apart_chart = pass_chart("t".into(), &rows(&apart), runlens_charts::Theme::LIGHT);
+    assert_eq!(apart_chart.bars[1].label, "b");
+    assert_ne!(apart_chart.bars[0].color, apart_chart.bars[1].color);
+    assert_eq!(TIED_P, 0.05);
+}
