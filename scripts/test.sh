@@ -33,9 +33,10 @@ cargo clippy -p runlens-web "${WASM[@]}" --features split --lib --bins --locked 
 step "runlens-core stays pure (no web, async or drawing dependency)"
 scripts/check-core-purity.sh
 
-step "the app's modules: no import cycle, no import from a layer above (src/layers.txt)"
+step "module graphs: no import cycle in any crate; the app's layers kept (src/layers.txt)"
 python3 scripts/check-imports-test.py
 python3 scripts/check-imports.py src --layers src/layers.txt
+for crate in crates/*/src; do python3 scripts/check-imports.py "$crate"; done
 
 step "native tests"
 cargo test --workspace --exclude runlens-web --locked

@@ -25,6 +25,7 @@ mod classify;
 mod corpus_load;
 mod error;
 mod fields;
+mod input;
 mod jev_rows;
 mod jsonl;
 mod names;
@@ -38,6 +39,7 @@ use indexmap::IndexMap;
 use sha2::{Digest, Sha256};
 
 pub use error::ImportError;
+pub use input::InputFile;
 pub use names::{BOARD_NAMES, board_display_name};
 
 use crate::bundle::{
@@ -45,16 +47,6 @@ use crate::bundle::{
 };
 use crate::rules::RulesConfig;
 use classify::{Role, classify, split_path};
-
-/// One input file: a relative path (e.g. `dev/annotated.jsonl`, `out/failure_labels.jsonl`)
-/// and its bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputFile {
-    /// Relative path; its parent names the corpus for corpus files.
-    pub path: String,
-    /// Raw bytes.
-    pub bytes: Vec<u8>,
-}
 
 /// Import settings. Core has no clock: the caller supplies version and time.
 #[derive(Debug, Clone, Default)]

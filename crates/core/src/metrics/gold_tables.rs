@@ -249,3 +249,16 @@ where
 #[cfg(test)]
 #[path = "gold_tables_tests.rs"]
 mod tests;
+
+impl StatementParses {
+    /// The outcome of every gold statement (`gt_sql`) of every question of `body`, or `None`
+    /// when the bundle has no valid namespaces (then neither rule difference nor parser
+    /// rule parses anything).
+    pub fn of_gold_sql(body: &crate::bundle::BundleBody) -> Option<StatementParses> {
+        if body.namespaces.is_empty() {
+            return None;
+        }
+        let matcher = TableMatcher::new(&body.namespaces).ok()?;
+        Some(matcher.statement_parses(Self::gold_statements(body)))
+    }
+}

@@ -26,6 +26,7 @@ pub mod ranking_view;
 pub mod report;
 pub mod report_board;
 pub mod report_failures;
+pub mod report_options;
 pub mod report_retrieval;
 pub mod row_gold;
 pub mod rule_checks;

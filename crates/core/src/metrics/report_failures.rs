@@ -8,7 +8,7 @@ use super::failures::{
     rule_blame, verdict_counts,
 };
 use super::fm_shares::{FmShareRow, fm_shares};
-use super::report::{ReportOptions, threshold_key};
+use super::report_options::{ReportOptions, threshold_key};
 use crate::bundle::Corpus;
 
 /// Failure-label aggregates over the corpus's Jev failure labels and FM labels.

@@ -10,7 +10,7 @@ use super::curves::{
     retrieval_curves,
 };
 use super::gold_tables::{GoldDifference, GoldRule, TableMatcher, gold_rule_differences};
-use super::report::ReportOptions;
+use super::report_options::ReportOptions;
 use super::row_gold::{GoldChooser, RowGold};
 use super::stats::{mean, median, report_p90, upper_median};
 use crate::bundle::{BundleBody, Corpus};

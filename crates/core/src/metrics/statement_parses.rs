@@ -1,13 +1,13 @@
 //! The parser rule's outcome per gold SQL statement, found once and reused: parsing every
 //! gold statement with `sqlparser` is the costly part of the parser rule and of the rule
 //! differences, so the dashboard's loader worker finds these off the page's thread and the
-//! page's [`TableMatcher`] answers from them ([`TableMatcher::with_parses`]).
+//! page's `TableMatcher` answers from them (`TableMatcher::with_parses`; the parses of a
+//! bundle's gold SQL: `StatementParses::of_gold_sql`, in `gold_tables`).
 
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
-use super::gold_tables::TableMatcher;
 use crate::bundle::BundleBody;
 
 /// Statement text → its qualified relations (lower-case `ns.table`, sorted), or `None` when
@@ -21,18 +21,7 @@ pub struct StatementParses {
 }
 
 impl StatementParses {
-    /// The outcome of every gold statement (`gt_sql`) of every question of `body`, or `None`
-    /// when the bundle has no valid namespaces (then neither rule difference nor parser
-    /// rule parses anything).
-    pub fn of_gold_sql(body: &BundleBody) -> Option<StatementParses> {
-        if body.namespaces.is_empty() {
-            return None;
-        }
-        let matcher = TableMatcher::new(&body.namespaces).ok()?;
-        Some(matcher.statement_parses(Self::gold_statements(body)))
-    }
-
-    /// Every distinct gold statement of `body`, in bundle order (what [`Self::of_gold_sql`]
+    /// Every distinct gold statement of `body`, in bundle order (what `of_gold_sql`
     /// parses; a caller may parse them a few at a time).
     pub fn gold_statements(body: &BundleBody) -> Vec<&str> {
         let mut seen = HashSet::new();
