@@ -551,3 +551,62 @@ async fn the_walk_lists_of_opened_trajectories_are_built_in_idle_time() {
         assert_eq!(*cached_walk_list(&b, k).unwrap(), walk_list(&b, k));
     }
 }
+
+/// #17: model names are display names in the failures views (they were registry keys); the
+/// key stays in `data-model`, the filter keys and the row's title.
+#[wasm_bindgen_test]
+async fn the_list_and_the_charts_name_models_by_their_display_names() {
+    use runlens_core::bundle::ModelInfo;
+    let mut b = bundle();
+    b.body.models = vec![
+        ModelInfo {
+            key: "m1".into(),
+            display_name: "Model One".into(),
+        },
+        ModelInfo {
+            key: "m2".into(),
+            display_name: "Model Two".into(),
+        },
+    ];
+    let summary = runlens_web::pages::failures::rows::summarise(
+        &b,
+        &runlens_web::pages::failures::rows::all_rows(&b)[..5],
+        &runlens_web::pages::failures::rows::BaseFilter {
+            corpus: Some("dev".into()),
+            models: Vec::new(),
+            conf: (0.0, 1.0),
+        },
+    );
+    let (_, items) =
+        runlens_web::pages::failures::charts::profile_chart(&summary, runlens_charts::Theme::LIGHT);
+    // m2 has three failures, m1 two: m2's row first; the label names, the filter keys.
+    // (stopped_early is in the process family: runlens_core::metrics::taxonomy::family_of.)
+    assert_eq!(
+        runlens_core::metrics::taxonomy::family_of("stopped_early"),
+        Some("process")
+    );
+    assert_eq!(items[0].label, "Model Two · process");
+    assert!(
+        items[0].filter.ends_with("|model:m2"),
+        "{}",
+        items[0].filter
+    );
+    let (host, _) = mount(b, dev_state());
+    for _ in 0..200 {
+        if host
+            .query_selector(".fail-row[data-model='m1']")
+            .unwrap()
+            .is_some()
+        {
+            break;
+        }
+        leptos::task::tick().await;
+        sleep_10ms().await;
+    }
+    let first = host
+        .query_selector(".fail-row[data-model='m1'] > span")
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.text_content().unwrap(), "Model One");
+    assert_eq!(first.get_attribute("title").as_deref(), Some("m1"));
+}

@@ -151,7 +151,7 @@ pub fn profile_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
                 if *n > 0 {
                     items.push(ChartItem {
                         hit: Some((i, j)),
-                        label: format!("{model} · {f}"),
+                        label: format!("{} · {f}", s.name(model)),
                         filter: format!("family:{f}{MODEL_SEP}{model}"),
                         metric: None,
                         value: 100.0 * *n as f64 / c.n.max(1) as f64,
@@ -159,7 +159,7 @@ pub fn profile_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
                 }
             }
             StackRow {
-                label: model.clone(),
+                label: s.name(model).to_owned(),
                 counts,
             }
         })
@@ -187,7 +187,7 @@ pub fn fm_chart(s: &Summary, theme: Theme) -> Option<(AnyChart, Vec<ChartItem>)>
         for (j, code) in FM_CODES.iter().enumerate() {
             items.push(ChartItem {
                 hit: Some((i, j)),
-                label: format!("{} · {code}", r.model),
+                label: format!("{} · {code}", s.name(&r.model)),
                 filter: format!("fm:{code}{MODEL_SEP}{}", r.model),
                 metric: None,
                 value: r.percent[j],
@@ -196,7 +196,7 @@ pub fn fm_chart(s: &Summary, theme: Theme) -> Option<(AnyChart, Vec<ChartItem>)>
     }
     let chart = AnyChart::Heatmap(HeatmapChart {
         title: "Failure modes, % of concluded failures (row-normalised)".into(),
-        rows: s.fm.iter().map(|r| r.model.clone()).collect(),
+        rows: s.fm.iter().map(|r| s.name(&r.model).to_owned()).collect(),
         cols: [
             "FM1 no attempt",
             "FM2 wrong plan",

@@ -149,6 +149,7 @@ pub fn FailureList(
                         {items.into_iter().map(|(i, c)| {
                             let [corpus, model, trace, q, sub, conf, cdf, rule, _, _] = c;
                             let (model_attr, trace_attr) = (model.clone(), trace.clone());
+                            let name = bundle.with_value(|b| b.body.display_name(&model).to_owned());
                             let open = {
                                 let (corpus, model, trace) = (corpus.clone(), model.clone(), trace.clone());
                                 move |_| state.push(|s| s.open_cell(&corpus, &model, &trace, "failures"))
@@ -156,7 +157,7 @@ pub fn FailureList(
                             view! {
                                 <div class="fail-row" role="row" data-index=i data-trace=trace_attr
                                     data-model=model_attr style=format!("height:{ROW_HEIGHT}px")>
-                                    <span>{model}</span>
+                                    <span title=model.clone()>{name}</span>
                                     <span><button type="button" class="open" on:click=open
                                         aria-label=format!("open trajectory {trace}")>{trace.clone()}</button></span>
                                     <span class="question" title=q.clone()>{truncate_chars(&q, QUESTION_CHARS)}</span>

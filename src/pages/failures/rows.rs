@@ -117,6 +117,15 @@ pub struct Summary {
     pub verdicts: Vec<RuleVerdicts>,
     /// FM1–FM5 shares per model over the FM labels of the chosen corpora and models.
     pub fm: Vec<FmShareRow>,
+    /// Display name of every model key above (the bundle's, else the key).
+    pub names: HashMap<String, String>,
+}
+
+impl Summary {
+    /// The display name of the model `key`.
+    pub fn name<'a>(&'a self, key: &'a str) -> &'a str {
+        self.names.get(key).map_or(key, String::as_str)
+    }
 }
 
 /// Aggregates `rows` (already filtered) of `bundle`; FM shares read every FM label of the
@@ -147,6 +156,13 @@ pub fn summarise(bundle: &Bundle, rows: &[FailRow], base: &BaseFilter) -> Summar
         .flat_map(|c| c.fm_labels.iter())
         .filter(|f| base.models.is_empty() || base.models.contains(&f.model))
         .map(|f| (f.model.as_str(), f.fm.as_str()));
+    let fm = fm_shares(fm_rows);
+    let names = by_model
+        .iter()
+        .map(|(m, _)| m.as_str())
+        .chain(fm.iter().map(|r| r.model.as_str()))
+        .map(|m| (m.to_owned(), bundle.body.display_name(m).to_owned()))
+        .collect();
     Summary {
         counts: count_failures(labels.iter().map(|l| l.sub_mode.as_deref())),
         by_model,
@@ -167,7 +183,8 @@ pub fn summarise(bundle: &Bundle, rows: &[FailRow], base: &BaseFilter) -> Summar
             .into_iter()
             .map(|(rule, v)| (rule, v.into_iter().collect()))
             .collect(),
-        fm: fm_shares(fm_rows),
+        fm,
+        names,
     }
 }
 

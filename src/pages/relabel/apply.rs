@@ -152,11 +152,20 @@ pub fn WhatChangedView(corpus: String, changed: WhatChanged) -> impl IntoView {
                 <tbody>
                     {rows.into_iter().map(|(group, key, before, after)| view! {
                         <tr data-metric=format!("changed:{group}:{key}") data-value=after.to_string() data-before=before.to_string()>
-                            <td>{format!("{group} {key}")}</td><td class="num">{before}</td><td class="num">{after}</td>
+                            <td>{format!("{} {key}", group_label(&group))}</td><td class="num">{before}</td><td class="num">{after}</td>
                         </tr>
                     }).collect_view()}
                 </tbody>
             </table>
         </div>
+    }
+}
+
+/// A count group in words (its data key stays in `data-metric`).
+fn group_label(group: &str) -> &str {
+    match group {
+        "sub_mode" => "sub-mode",
+        "fm_bucket" => "FM bucket",
+        other => other,
     }
 }
