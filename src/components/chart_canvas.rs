@@ -6,9 +6,10 @@ use plotters::prelude::IntoDrawingArea;
 pub use runlens_charts::AnyChart;
 use runlens_charts::{AnyLayout, draw_any};
 
-/// Draws `chart` on a canvas of `width` × `height` pixels, with an optional caption line
-/// under the plot (so PNG exports carry it); shows an inline message if the canvas cannot
-/// be drawn on.
+/// Draws `chart` on a canvas of `width` × `height` pixels, with an optional caption under
+/// the plot (so PNG exports carry it); shows an inline message if the canvas cannot be drawn
+/// on. The canvas is an image whose text alternative is the chart's title and numbers
+/// (`AnyChart::text_alternative`) and the caption.
 #[component]
 pub fn ChartCanvas(
     /// The chart to draw; redrawn whenever it changes.
@@ -60,8 +61,18 @@ pub fn ChartCanvas(
             Err(e) => set_failure.set(Some(e)),
         }
     });
+    let alt = move || {
+        let text = chart.with(AnyChart::text_alternative);
+        let caption = caption.get();
+        if caption.is_empty() {
+            text
+        } else {
+            format!("{text} ({caption})")
+        }
+    };
     view! {
-        <canvas id=id node_ref=canvas width=width height=height.get_untracked() class="chart"></canvas>
+        <canvas id=id node_ref=canvas width=width height=height.get_untracked() class="chart"
+            role="img" aria-label=alt></canvas>
         <Show when=move || failure.get().is_some()>
             <p class="chart-error">"The chart could not be drawn: " {move || failure.get()}</p>
         </Show>

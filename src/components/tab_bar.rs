@@ -1,15 +1,50 @@
-//! The tab strip of a bundle's views; the chosen tab lives in the URL (`tab=`).
+//! The tab strip of a bundle's views; the chosen tab lives in the URL (`tab=`). Keys as the
+//! WAI-ARIA tabs pattern: the strip is one stop of the Tab key (the chosen tab), the arrow
+//! keys move to the previous / next tab and open it, Home and End the first and last.
 
 use leptos::prelude::*;
 
+use wasm_bindgen::JsCast;
+
 use crate::state::{Tab, UrlState};
+
+/// The tab `key` moves to from `current` (`None`: not a tab key).
+pub fn tab_after_key(current: Tab, key: &str) -> Option<Tab> {
+    let all = Tab::ALL;
+    let i = all.iter().position(|t| *t == current)?;
+    let n = all.len();
+    Some(match key {
+        "ArrowRight" => all[(i + 1) % n],
+        "ArrowLeft" => all[(i + n - 1) % n],
+        "Home" => all[0],
+        "End" => all[n - 1],
+        _ => return None,
+    })
+}
 
 /// Buttons for every tab; the current one is marked `aria-selected`.
 #[component]
 pub fn TabBar() -> impl IntoView {
     let state = UrlState::use_context();
+    let strip = NodeRef::<leptos::html::Nav>::new();
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let current = state.with_untracked(|s| s.tab);
+        let Some(next) = tab_after_key(current, &ev.key()) else {
+            return;
+        };
+        ev.prevent_default();
+        state.push(|s| s.tab = next);
+        let button = strip.get_untracked().and_then(|nav| {
+            nav.query_selector(&format!("button[data-tab='{}']", next.key()))
+                .ok()
+                .flatten()
+        });
+        if let Some(b) = button.and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = b.focus();
+        }
+    };
     view! {
-        <nav class="tabs" role="tablist" aria-label="Views">
+        <nav class="tabs" role="tablist" aria-label="Views" node_ref=strip on:keydown=on_key>
             {Tab::ALL.into_iter().map(|tab| {
                 let selected = move || state.with(|s| s.tab == tab);
                 view! {
@@ -18,6 +53,7 @@ pub fn TabBar() -> impl IntoView {
                         class="tab"
                         data-tab=tab.key()
                         aria-selected=move || selected().to_string()
+                        tabindex=move || if selected() { "0" } else { "-1" }
                         on:click=move |_| state.push(|s| s.tab = tab)
                     >
                         {tab.label()}

@@ -89,7 +89,16 @@ pub fn Overview(
             other => lazy_view(other, bundle.clone()),
         }
     };
+    // The skip link: past the header's controls to the view (focus, no address change).
+    let main_ref = NodeRef::<leptos::html::Main>::new();
+    let skip = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        if let Some(main) = main_ref.get_untracked() {
+            let _ = main.focus();
+        }
+    };
     view! {
+        <a class="skip-link" href="#view" data-testid="skip-link" on:click=skip>"Skip to the view"</a>
         <header
             class="bundle-header"
             data-load-download-bytes=stats.download_bytes
@@ -130,7 +139,7 @@ pub fn Overview(
                 <CopyLink />
             </div>
         </header>
-        <main>{views}</main>
+        <main id="view" tabindex="-1" node_ref=main_ref>{views}</main>
     }
 }
 

@@ -373,4 +373,23 @@ async fn models_tied_with_the_top_are_marked_in_the_table_and_the_chart() {
     assert_eq!(apart_chart.bars[1].label, "b");
     assert_ne!(apart_chart.bars[0].color, apart_chart.bars[1].color);
     assert_eq!(TIED_P, 0.05);
+    // The canvas is an image whose text alternative is the chart's numbers (#17).
+    for _ in 0..100 {
+        if host.query_selector("canvas[role='img']").unwrap().is_some() {
+            break;
+        }
+        sleep(10).await;
+    }
+    let alt = host
+        .query_selector("canvas[role='img']")
+        .unwrap()
+        .unwrap()
+        .get_attribute("aria-label")
+        .unwrap();
+    assert!(
+        alt.starts_with(
+            "Pass rate on close (3 questions): a (top) 100 [100, 100]; b ≈ top 66.667 ["
+        ),
+        "{alt}"
+    );
 }

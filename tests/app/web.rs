@@ -175,3 +175,60 @@ fn per_bundle_values_follow_their_owner() {
     assert!(kept.of("b".into()).is_empty());
     assert!(kept.of("a".into()).is_empty());
 }
+
+/// #17, accessibility: the arrow keys move between the tabs and open them (the strip is one
+/// Tab stop), Home / End go to the ends; a skip link leads past the header to the view.
+#[wasm_bindgen_test]
+async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
+    use runlens_web::components::tab_bar::tab_after_key;
+    assert_eq!(
+        tab_after_key(Tab::Leaderboard, "ArrowRight"),
+        Some(Tab::Ranking)
+    );
+    assert_eq!(
+        tab_after_key(Tab::Leaderboard, "ArrowLeft"),
+        Some(Tab::Trajectory)
+    );
+    assert_eq!(tab_after_key(Tab::Gate, "Home"), Some(Tab::Leaderboard));
+    assert_eq!(tab_after_key(Tab::Ranking, "End"), Some(Tab::Trajectory));
+    assert_eq!(tab_after_key(Tab::Ranking, "a"), None);
+    let host = mount_with(bundle(), ViewState::default());
+    leptos::task::tick().await;
+    let tabindex = |tab: &str| {
+        host.query_selector(&format!("button[data-tab='{tab}']"))
+            .unwrap()
+            .unwrap()
+            .get_attribute("tabindex")
+    };
+    assert_eq!(tabindex("leaderboard").as_deref(), Some("0"));
+    assert_eq!(tabindex("ranking").as_deref(), Some("-1"));
+    let strip = host.query_selector("[role='tablist']").unwrap().unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("ArrowRight");
+    init.set_bubbles(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    strip
+        .query_selector("button[data-tab='leaderboard']")
+        .unwrap()
+        .unwrap()
+        .dispatch_event(&ev)
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(tabindex("ranking").as_deref(), Some("0"));
+    let doc = web_sys::window().unwrap().document().unwrap();
+    assert_eq!(
+        doc.active_element()
+            .and_then(|e| e.get_attribute("data-tab"))
+            .as_deref(),
+        Some("ranking")
+    );
+    host.query_selector("[data-testid='skip-link']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .click();
+    assert_eq!(
+        doc.active_element().map(|e| e.id()).as_deref(),
+        Some("view")
+    );
+}

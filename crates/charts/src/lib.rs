@@ -5,6 +5,7 @@
 //! ([`render_svg`]) draw the very same functions to `SVGBackend`. Nothing here knows about Leptos, the DOM or how
 //! the numbers were computed: callers pass finished data (computed by `runlens-core`).
 
+mod alt;
 mod any;
 mod ci_bars;
 mod curves;

@@ -146,3 +146,50 @@ fn tiny_areas_do_not_panic() {
         }
     }
 }
+
+#[test]
+fn every_chart_has_a_text_alternative_with_its_numbers() {
+    use runlens_charts::{HBar, HBarChart};
+    let bars = AnyChart::CiBars(CiBarChart {
+        title: "Pass rate on dev".into(),
+        x_desc: "pass rate, %".into(),
+        x_range: (0.0, 100.0),
+        bars: vec![
+            CiBar {
+                label: "gpt-4.1 (top)".into(),
+                value: 62.5,
+                ci: Some((58.125, 66.875)),
+                color: Palette::RECALL,
+            },
+            CiBar {
+                label: "o3".into(),
+                value: 100.0 * (2.0 / 3.0),
+                ci: None,
+                color: Palette::OTHER,
+            },
+        ],
+        theme: Theme::LIGHT,
+        label_width: 120,
+    });
+    assert_eq!(
+        bars.text_alternative(),
+        "Pass rate on dev: gpt-4.1 (top) 62.5 [58.125, 66.875]; o3 66.667."
+    );
+    let counts = AnyChart::HBars(HBarChart {
+        title: "Sub-modes".into(),
+        x_desc: "failed cells".into(),
+        bars: vec![HBar {
+            label: "wrong_join".into(),
+            value: 12,
+            color: Palette::OTHER,
+        }],
+        legend: (String::new(), Vec::new()),
+        label_width: 120,
+        theme: Theme::LIGHT,
+    });
+    assert_eq!(counts.text_alternative(), "Sub-modes: wrong_join 12.");
+    for chart in charts() {
+        let text = chart.text_alternative();
+        assert!(text.ends_with('.') && text.len() > 10, "{text}");
+    }
+}
