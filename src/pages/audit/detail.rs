@@ -91,7 +91,7 @@ pub fn ItemDetail(entry: Entry, bundle: Arc<Bundle>) -> impl IntoView {
                     <h4>"Gold"</h4>
                     <p class="answer">{item.gold_answer.clone().unwrap_or_else(|| "(not annotated)".into())}</p>
                     {item.gold_sql.iter().map(|s| view! { <pre class="sql">{s.clone()}</pre> }).collect_view()}
-                    {gold_results.iter().map(|r| view! { <pre class="result">{cut(r)}</pre> }).collect_view()}
+                    {gold_results.iter().map(|r| view! { <pre class="result" tabindex="0">{cut(r)}</pre> }).collect_view()}
                 </section>
                 <section>
                     <h4>"Candidate"</h4>
@@ -99,7 +99,7 @@ pub fn ItemDetail(entry: Entry, bundle: Arc<Bundle>) -> impl IntoView {
                         .or_else(|| it2.candidate_answer.clone())
                         .unwrap_or_else(|| "(no final answer)".into())}</p>
                     {move || cell.get().map(|c| c.sql_results).unwrap_or_default().into_iter()
-                        .map(|r| view! { <pre class="result">{cut(&r)}</pre> }).collect_view()}
+                        .map(|r| view! { <pre class="result" tabindex="0">{cut(&r)}</pre> }).collect_view()}
                 </section>
             </div>
             <h4>"Judge votes"</h4>

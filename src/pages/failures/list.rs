@@ -133,19 +133,26 @@ pub fn FailureList(
         <section class="failure-list" data-testid="failure-list">
             <h3>"Failures " <span data-metric="failures:listed" data-value=move || n().to_string()>{n}</span></h3>
             <ExportButtons base_name="failures" caption=caption csv=csv />
-            <div class="fail-row fail-head" role="row">
-                <span>"model"</span><span>"trace"</span><span>"question"</span><span>"sub-mode"</span>
-                <span>"conf."</span><span>"cdf"</span><span>"rule"</span>
+            // A table for assistive technology (rows of cells under column headers); the
+            // rows are laid out as a grid and only those in view exist.
+            <div role="table" aria-label="Failures" aria-rowcount=move || (n() + 1).to_string()>
+            <div role="rowgroup">
+            <div class="fail-row fail-head" role="row" aria-rowindex="1">
+                <span role="columnheader">"model"</span><span role="columnheader">"trace"</span>
+                <span role="columnheader">"question"</span><span role="columnheader">"sub-mode"</span>
+                <span role="columnheader">"conf."</span><span role="columnheader">"cdf"</span>
+                <span role="columnheader">"rule"</span>
+            </div>
             </div>
             // No scroll anchoring: re-rendering the window moved the rows under the anchor,
             // the browser adjusted `scrollTop`, which re-rendered the window again, and so on.
-            <div class="fail-scroll" node_ref=scroll.node on:scroll=scroll.on_scroll() data-testid="failure-scroll"
+            <div class="fail-scroll" role="rowgroup" node_ref=scroll.node on:scroll=scroll.on_scroll() data-testid="failure-scroll"
                 style=format!("height:{}px;overflow-y:auto;position:relative;overflow-anchor:none", ROWS.view_height)>
                 {move || {
                     let (start, end, items) = visible();
                     let (above, below) = ROWS.spacers(start, end, n());
                     view! {
-                        <div class="spacer" style=format!("height:{above}px")></div>
+                        <div class="spacer" role="none" style=format!("height:{above}px")></div>
                         {items.into_iter().map(|(i, c)| {
                             let [corpus, model, trace, q, sub, conf, cdf, rule, _, _] = c;
                             let (model_attr, trace_attr) = (model.clone(), trace.clone());
@@ -155,19 +162,20 @@ pub fn FailureList(
                                 move |_| state.push(|s| s.open_cell(&corpus, &model, &trace, "failures"))
                             };
                             view! {
-                                <div class="fail-row" role="row" data-index=i data-trace=trace_attr
+                                <div class="fail-row" role="row" aria-rowindex=(i + 2).to_string() data-index=i data-trace=trace_attr
                                     data-model=model_attr style=format!("height:{ROW_HEIGHT}px")>
-                                    <span title=model.clone()>{name}</span>
-                                    <span><button type="button" class="open" on:click=open
+                                    <span role="cell" title=model.clone()>{name}</span>
+                                    <span role="cell"><button type="button" class="open" on:click=open
                                         aria-label=format!("open trajectory {trace}")>{trace.clone()}</button></span>
-                                    <span class="question" title=q.clone()>{truncate_chars(&q, QUESTION_CHARS)}</span>
-                                    <span>{sub}</span><span>{conf}</span><span>{cdf}</span><span>{rule}</span>
+                                    <span role="cell" class="question" title=q.clone()>{truncate_chars(&q, QUESTION_CHARS)}</span>
+                                    <span role="cell">{sub}</span><span role="cell">{conf}</span><span role="cell">{cdf}</span><span role="cell">{rule}</span>
                                 </div>
                             }
                         }).collect_view()}
-                        <div class="spacer" style=format!("height:{below}px")></div>
+                        <div class="spacer" role="none" style=format!("height:{below}px")></div>
                     }
                 }}
+            </div>
             </div>
         </section>
     }

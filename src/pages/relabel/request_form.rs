@@ -79,14 +79,14 @@ fn state_field(draft: RwSignal<RequestDraft>, i: usize) -> impl IntoView {
         .unwrap_or((String::new(), FieldValue::Text(String::new())));
     let body = match value {
         FieldValue::Text(text) => view! {
-            <textarea data-field=key.clone() rows="2" prop:value=text on:input=move |ev| {
+            <textarea data-field=key.clone() aria-label=key.clone() rows="2" prop:value=text on:input=move |ev| {
                 let v = event_target_value(&ev);
                 draft.update(|d| if let Some(f) = d.state.get_mut(i) { f.1 = FieldValue::Text(v) });
             }></textarea>
         }
         .into_any(),
         FieldValue::Json(text) => view! {
-            <textarea data-field=key.clone() class="json" rows="3" prop:value=text on:input=move |ev| {
+            <textarea data-field=key.clone() aria-label=key.clone() class="json" rows="3" prop:value=text on:input=move |ev| {
                 let v = event_target_value(&ev);
                 draft.update(|d| if let Some(f) = d.state.get_mut(i) { f.1 = FieldValue::Json(v) });
             }></textarea>
@@ -97,7 +97,7 @@ fn state_field(draft: RwSignal<RequestDraft>, i: usize) -> impl IntoView {
             .enumerate()
             .map(|(j, text)| {
                 view! {
-                    <textarea data-field=format!("{key}[{j}]") rows="3" prop:value=text on:input=move |ev| {
+                    <textarea data-field=format!("{key}[{j}]") aria-label=format!("{key} {}", j + 1) rows="3" prop:value=text on:input=move |ev| {
                         let v = event_target_value(&ev);
                         draft.update(|d| {
                             if let Some((_, FieldValue::Lines(items))) = d.state.get_mut(i) && let Some(slot) = items.get_mut(j) {
