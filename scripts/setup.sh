@@ -39,8 +39,9 @@ if ! have chromium || ! have chromedriver; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium chromium-driver
 fi
 if [ ! -x e2e/node_modules/.bin/wasm-opt ] || [ ! -d e2e/node_modules/playwright-core ] \
+   || [ ! -d e2e/node_modules/axe-core ] \
    || [ e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ]; then
-  say "installing npm dev dependencies (binaryen@132, playwright-core)"
+  say "installing npm dev dependencies (binaryen@132, playwright-core, axe-core)"
   npm ci --prefix e2e --no-audit --no-fund
 fi
 # So trunk and cargo --offline never need the network.
