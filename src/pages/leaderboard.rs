@@ -81,8 +81,7 @@ pub fn pass_chart(title: String, rows: &[LeaderboardEntry], theme: Theme) -> CiB
     let top = top_model(rows);
     CiBarChart {
         title,
-        x_desc: "pass rate, % (pass 1, tie ½, fail 0; 95% CI); dark: the top model and those \
-                 tied with it (paired test, p ≥ 0.05)"
+        x_desc: "pass rate, % (95% CI); dark: the top model and those tied with it (p ≥ 0.05)"
             .into(),
         x_range: (0.0, 100.0),
         bars: rows
@@ -102,7 +101,7 @@ pub fn pass_chart(title: String, rows: &[LeaderboardEntry], theme: Theme) -> CiB
             })
             .collect(),
         theme,
-        label_width: 170,
+        label_width: 220,
     }
 }
 

@@ -28,19 +28,25 @@ pub fn half_range(groups: &[GateGroup]) -> f64 {
     ((m / 0.05).ceil() * 0.05).max(0.1)
 }
 
-/// The chart of `groups`.
+/// The chart of `groups`, in percentage points as the table.
 pub fn forest_chart(title: String, groups: &[GateGroup]) -> ForestChart {
-    let h = half_range(groups);
+    let h = 100.0 * half_range(groups);
     ForestChart {
         title,
-        x_desc: "net strict pass rate, gated − baseline (95% bootstrap interval)".into(),
+        x_desc: "net strict pass rate, gated − baseline, percentage points (95% bootstrap \
+                 interval)"
+            .into(),
         x_range: (-h, h),
         rows: groups
             .iter()
             .map(|g| ForestRow {
-                label: g.model.clone(),
-                estimate: g.counts.net,
-                ci: g.net_ci.map(|c| (c.lo, c.hi)),
+                label: if g.model == ALL {
+                    "all models".to_owned()
+                } else {
+                    g.model.clone()
+                },
+                estimate: 100.0 * g.counts.net,
+                ci: g.net_ci.map(|c| (100.0 * c.lo, 100.0 * c.hi)),
                 pooled: g.model == ALL,
             })
             .collect(),
