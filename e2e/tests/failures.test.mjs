@@ -56,6 +56,11 @@ test('counts equal the CLI; a bar click filters the list; a failure opens', asyn
   await page.waitForFunction((want) => new URL(location.href).searchParams.get('f') === want, `sub_mode:${largest}`);
   await page.waitForFunction((n) => document.querySelector('[data-metric="failures:listed"]')?.getAttribute('data-value') === String(n), count);
   assert.match(await page.getByTestId('filter-chip').innerText(), new RegExp(`sub_mode:${largest}`));
+  // The list comes into view (#17: drill-down in context).
+  await page.waitForFunction(() => {
+    const top = document.querySelector('[data-testid="failure-list"]').getBoundingClientRect().top;
+    return top >= -2 && top < innerHeight / 2;
+  }, null, { timeout: 5000 });
   const subs = await page.locator('.fail-row[data-trace] > span:nth-child(4)').allInnerTexts();
   assert.ok(subs.length > 0 && subs.every((s) => s === largest), subs.join());
   await page.screenshot({ path: path.join(OUT, 'failures.png'), fullPage: true, caret: 'initial' });

@@ -38,7 +38,22 @@ pub fn FilterChart(
     });
     let chart = Signal::derive(move || data.with(|d| d.0.clone()));
     let items = Signal::derive(move || data.with(|d| d.1.clone()));
-    let set_filter = move |f: String| state.push(move |s| s.filter = Some(f));
+    // A click filters the list and brings it into view (#17, drill-down in context), once
+    // the filtered list is drawn.
+    let set_filter = move |f: String| {
+        state.push(move |s| s.filter = Some(f));
+        leptos::task::spawn_local(async {
+            crate::yield_now::yield_now().await;
+            let list = web_sys::window().and_then(|w| w.document()).and_then(|d| {
+                d.query_selector("[data-testid='failure-list']")
+                    .ok()
+                    .flatten()
+            });
+            if let Some(list) = list {
+                list.scroll_into_view_with_bool(true);
+            }
+        });
+    };
     let on_click = move |ev: web_sys::MouseEvent| {
         let Some(canvas) = ev
             .target()
