@@ -695,3 +695,51 @@ fn a_rules_config_is_compiled_once_while_it_stays_the_same() {
         .unwrap();
     assert!(!std::rc::Rc::ptr_eq(&first, &compiled_rules(&b)));
 }
+
+/// #17: the audit verdict keys work from the trajectory view when the failure is in the
+/// audit queue: `a` records "grader wrong" in the audit view's store and moves on.
+#[wasm_bindgen_test]
+async fn audit_keys_record_a_verdict_from_the_trajectory_view() {
+    use runlens_core::audit::{AuditLog, Verdict};
+    use runlens_web::pages::audit::store;
+    let b = bundle();
+    let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+    storage
+        .remove_item(&store::storage_key(&b.content_hash))
+        .unwrap();
+    // Every label has correct_despite_fail 0.1: in the queue at ct = 0.05, not at 0.65.
+    let (host, _) = mount(open("m1", "q1", Some("failures")));
+    settle().await;
+    assert!(
+        host.query_selector("[data-testid='trajectory-audit']")
+            .unwrap()
+            .is_none()
+    );
+    let (host, url) = mount(ViewState {
+        cdf_threshold: 0.05,
+        ..open("m1", "q1", Some("audit"))
+    });
+    settle().await;
+    let line = host
+        .query_selector("[data-testid='trajectory-audit']")
+        .unwrap()
+        .unwrap();
+    assert!(line.text_content().unwrap().contains("not decided yet"));
+    let before = url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone()));
+    press(&document().into(), "a");
+    settle().await;
+    let log = AuditLog::from_json(
+        &storage
+            .get_item(&store::storage_key(&b.content_hash))
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(log.len(), 1);
+    assert_eq!(log.get("m1/q1").unwrap().verdict, Verdict::GraderWrong);
+    // On to the next cell of the audit queue.
+    assert_ne!(
+        url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
+        before
+    );
+}

@@ -7,8 +7,8 @@ mod controls;
 mod detail;
 mod entries;
 mod files;
-mod list;
-mod store;
+pub mod list;
+pub mod store;
 
 use std::sync::Arc;
 

@@ -35,7 +35,7 @@ pub fn position(list: &[CellId], model: Option<&str>, trace: Option<&str>) -> Op
 }
 
 /// True when the key went to a text field (inputs, text areas, selects, editable content).
-fn typing(ev: &web_sys::KeyboardEvent) -> bool {
+pub fn typing(ev: &web_sys::KeyboardEvent) -> bool {
     let Some(el) = ev
         .target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())

@@ -2,6 +2,7 @@
 //! `j` / `k` walking the list named by `from`, `g` toggling the gold / candidate SQL diff and
 //! `?` showing the keys.
 
+mod audit_keys;
 mod cell_view;
 mod chooser;
 mod gate;
@@ -19,6 +20,7 @@ use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 
 use crate::state::UrlState;
+use audit_keys::AuditKeys;
 use cell_view::CellView;
 use chooser::Chooser;
 use keys::NavBar;
@@ -84,6 +86,7 @@ pub fn TrajectoryView(
                     <Chooser bundle=body.get_value() />
                 }.into_any(),
                 Some((c, m, t, true)) => view! {
+                    <AuditKeys bundle=body.get_value() corpus=c.clone() model=m.clone() trace=t.clone() list=list />
                     <CellView bundle=body.get_value() corpus=c model=m trace=t />
                 }.into_any(),
             }}
