@@ -6,7 +6,9 @@ use plotters::prelude::IntoDrawingArea;
 pub use runlens_charts::AnyChart;
 use runlens_charts::{AnyLayout, draw_any};
 
-/// Draws `chart` on a canvas of `width` × `height` pixels, with an optional caption under
+/// Draws `chart` on a canvas of `width` × `height` pixels (narrower when its container is:
+/// a 390 px screen gets a chart drawn for its width, titles wrapped, not a shrunken 720 px
+/// picture; redrawn when the window is resized), with an optional caption under
 /// the plot (so PNG exports carry it); shows an inline message if the canvas cannot be drawn
 /// on. The canvas is an image whose text alternative is the chart's title and numbers
 /// (`AnyChart::text_alternative`) and the caption.
@@ -15,7 +17,7 @@ pub fn ChartCanvas(
     /// The chart to draw; redrawn whenever it changes.
     #[prop(into)]
     chart: Signal<AnyChart>,
-    /// Canvas width in pixels.
+    /// Canvas width in pixels, at most (the container's width when it is narrower).
     #[prop(default = 720)]
     width: u32,
     /// Canvas height in pixels (may change with the data, e.g. one bar per model).
@@ -34,12 +36,22 @@ pub fn ChartCanvas(
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (failure, set_failure) = signal(None::<String>);
+    let resized = RwSignal::new(0u32);
+    let handle = window_event_listener(leptos::ev::resize, move |_| {
+        resized.try_update(|n| *n = n.wrapping_add(1));
+    });
+    on_cleanup(move || handle.remove());
     Effect::new(move |_| {
+        resized.track();
         let chart = chart.get();
         let h = height.get();
         let caption = caption.get();
         let Some(el) = canvas.get() else { return };
         // Resizing clears the canvas, so it happens here, before drawing.
+        let w = fit_width(&el, width);
+        if el.width() != w {
+            el.set_width(w);
+        }
         if el.height() != h {
             el.set_height(h);
         }
@@ -77,4 +89,15 @@ pub fn ChartCanvas(
             <p class="chart-error">"The chart could not be drawn: " {move || failure.get()}</p>
         </Show>
     }
+}
+
+/// The width to draw `canvas` at: its container's inner width less the canvas's 1 px
+/// borders, at most `max`, at least 240 px; `max` while the container has no width yet.
+fn fit_width(canvas: &web_sys::HtmlCanvasElement, max: u32) -> u32 {
+    let room = canvas
+        .parent_element()
+        .map(|p| p.client_width())
+        .filter(|w| *w > 0)
+        .map_or(max, |w| u32::try_from(w - 2).unwrap_or(0));
+    room.clamp(240.min(max), max)
 }
