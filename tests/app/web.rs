@@ -232,3 +232,45 @@ async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
         Some("view")
     );
 }
+
+/// #17, layout: a chart is drawn for its container's width (at most its own width): in a
+/// 400 px box the canvas is 398 px wide (less its borders), in a wide one 720.
+#[wasm_bindgen_test]
+async fn a_chart_is_drawn_for_the_width_of_its_container() {
+    use runlens_charts::{HBar, HBarChart, Palette, Theme};
+    use runlens_web::components::{AnyChart, ChartCanvas};
+    let chart = AnyChart::HBars(HBarChart {
+        title: "Sub-modes of a long corpus name that wraps on a narrow chart".into(),
+        x_desc: "failed cells".into(),
+        bars: vec![HBar {
+            label: "wrong_join".into(),
+            value: 3,
+            color: Palette::OTHER,
+        }],
+        legend: (String::new(), Vec::new()),
+        label_width: 120,
+        theme: Theme::LIGHT,
+    });
+    let width_in = |px: u32| {
+        let chart = chart.clone();
+        async move {
+            let host: web_sys::HtmlElement =
+                document().create_element("div").unwrap().unchecked_into();
+            host.set_attribute("style", &format!("width:{px}px"))
+                .unwrap();
+            document().body().unwrap().append_child(&host).unwrap();
+            std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+                view! { <ChartCanvas id=format!("fit-{px}") chart=chart.clone() /> }
+            }));
+            leptos::task::tick().await;
+            host.query_selector("canvas")
+                .unwrap()
+                .unwrap()
+                .unchecked_into::<web_sys::HtmlCanvasElement>()
+                .width()
+        }
+    };
+    assert_eq!(width_in(400).await, 398);
+    assert_eq!(width_in(1100).await, 720);
+    assert_eq!(width_in(100).await, 240);
+}
