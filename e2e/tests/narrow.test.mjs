@@ -1,6 +1,6 @@
 // A 390 px wide screen (#17, bug 3): the tab bar scrolls within itself instead of widening
-// the page, every tab can be reached and opened, and the leaderboard, ranking, gate and
-// trajectory views do not scroll the page sideways (their wide tables scroll in place).
+// the page, every tab can be reached and opened, and no view scrolls the page sideways
+// (wide tables and the failure list scroll in place).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from './server.mjs';
@@ -22,7 +22,7 @@ test('at 390 px the tab bar fits the screen and the views do not widen the page'
   assert.ok(bar.right <= 390, `tab bar ends at ${bar.right}`);
   // The six tabs are wider than the screen: the bar scrolls.
   assert.ok(bar.scroll > bar.box, `${bar.scroll} ≤ ${bar.box}`);
-  for (const tab of ['leaderboard', 'ranking', 'gate', 'trajectory']) {
+  for (const tab of ['leaderboard', 'ranking', 'failures', 'audit', 'gate', 'trajectory']) {
     // Playwright scrolls the bar to the tab before it clicks, as a reader would.
     await page.click(`button[data-tab="${tab}"]`);
     await page.waitForSelector(`[data-testid="${tab}-view"]`, { timeout: 60000 });

@@ -135,7 +135,7 @@ pub fn FailureList(
             <ExportButtons base_name="failures" caption=caption csv=csv />
             // A table for assistive technology (rows of cells under column headers); the
             // rows are laid out as a grid and only those in view exist.
-            <div role="table" aria-label="Failures" aria-rowcount=move || (n() + 1).to_string()>
+            <div class="fail-table" role="table" aria-label="Failures" aria-rowcount=move || (n() + 1).to_string()>
             <div role="rowgroup">
             <div class="fail-row fail-head" role="row" aria-rowindex="1">
                 <span role="columnheader">"model"</span><span role="columnheader">"trace"</span>
