@@ -11,6 +11,7 @@ use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
 use runlens_core::bundle::{Bundle, Corpus, LossRule};
 use runlens_core::metrics::report_board::{LeaderboardEntry, top_model};
+pub use runlens_core::metrics::report_board::{Standing, TIED_P, standing};
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
 use crate::derived::board_cache::{self, Rows};
@@ -25,31 +26,6 @@ use leptos::task::spawn_local;
 const BAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
 /// The same blue, light: the bars of models the paired test separates from the top.
 const BAR_BELOW: RGBColor = RGBColor(0x8f, 0xbf, 0xdf);
-
-/// Two-sided p at or above which a model counts as tied with the top model.
-pub const TIED_P: f64 = 0.05;
-
-/// How a row stands against the top model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Standing {
-    /// The top model itself.
-    Top,
-    /// Not separated from the top by the paired test (p ≥ [`TIED_P`]).
-    Tied,
-    /// Below the top (p < [`TIED_P`]), or untested.
-    Below,
-}
-
-/// The standing of `e` against the top model named `top`.
-pub fn standing(e: &LeaderboardEntry, top: Option<&str>) -> Standing {
-    if top == Some(e.row.model.as_str()) {
-        Standing::Top
-    } else if e.row.vs_top.p.is_some_and(|p| p >= TIED_P) {
-        Standing::Tied
-    } else {
-        Standing::Below
-    }
-}
 
 /// Rows in the order of `sort` (`None`: pass descending, as the core ranks them). Missing
 /// values sort last in both directions; ties keep the core's order.

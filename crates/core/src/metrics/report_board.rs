@@ -27,6 +27,31 @@ pub fn top_model(rows: &[LeaderboardEntry]) -> Option<&str> {
         .map(|e| e.row.model.as_str())
 }
 
+/// Two-sided p at or above which a model counts as tied with the top model.
+pub const TIED_P: f64 = 0.05;
+
+/// How a leaderboard row stands against the top model (see [`top_model`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// The top model itself.
+    Top,
+    /// Not separated from the top by the paired test (p ≥ [`TIED_P`]).
+    Tied,
+    /// Below the top (p < [`TIED_P`]), or untested.
+    Below,
+}
+
+/// The standing of `e` against the top model named `top`.
+pub fn standing(e: &LeaderboardEntry, top: Option<&str>) -> Standing {
+    if top == Some(e.row.model.as_str()) {
+        Standing::Top
+    } else if e.row.vs_top.p.is_some_and(|p| p >= TIED_P) {
+        Standing::Tied
+    } else {
+        Standing::Below
+    }
+}
+
 /// Board-level facts.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BoardSection {
