@@ -50,11 +50,17 @@ pub fn link_value(file: &OverridesFile) -> Option<String> {
     if file.overrides.iter().all(|o| o.answers.is_none()) {
         return None;
     }
+    Some(encode_overrides(&without_answers(file))).filter(fits)
+}
+
+/// `file` without the raw Jev answers (labels and provenance only): what a link carries
+/// when the whole file is too long.
+fn without_answers(file: &OverridesFile) -> OverridesFile {
     let mut labels_only = file.clone();
     for o in &mut labels_only.overrides {
         o.answers = None;
     }
-    Some(encode_overrides(&labels_only)).filter(fits)
+    labels_only
 }
 
 /// The link of `file` ([`link_value`]) and whether the whole file is too long for a link
@@ -81,14 +87,7 @@ split_point! {
 /// Whether `linked` (read back from a link) is `file`: the same file, or the same without
 /// the raw answers (what a link carries when the whole file is too long).
 pub fn is_link_of(linked: &OverridesFile, file: &OverridesFile) -> bool {
-    if linked == file {
-        return true;
-    }
-    let mut labels_only = file.clone();
-    for o in &mut labels_only.overrides {
-        o.answers = None;
-    }
-    *linked == labels_only
+    linked == file || *linked == without_answers(file)
 }
 
 /// Reads an `ov=` value back; errors say what is wrong in plain words.

@@ -52,11 +52,10 @@ impl OverridesState {
     /// Creates the state for `base`, loads overrides from the link's `ov=` or from
     /// `localStorage`, keeps both up to date, and provides it as context.
     pub fn provide(base: Arc<Bundle>) -> OverridesState {
-        let hash = base.content_hash.clone();
         let url = UrlState::use_context();
         let this = OverridesState::new(base);
         provide_context(this);
-        let saved = read_storage(&hash).and_then(|text| OverridesFile::from_json(&text).ok());
+        let saved = this.saved();
         // A link carrying this browser's own saved overrides (a reload, a link of one's own)
         // is no shared one.
         let from_link = url.with_untracked(|s| s.overrides.clone());
@@ -128,7 +127,9 @@ impl OverridesState {
     /// none) come back in force, and later links carry those.
     pub fn set_shared_aside(&self) {
         let hash = self.base.with_value(|b| b.content_hash.clone());
-        let own = self.saved().unwrap_or_else(|| OverridesFile::new(hash));
+        let own = self
+            .saved()
+            .unwrap_or_else(|| OverridesFile::new(hash.clone()));
         // "What changed" is told for the corpus of the first override either way.
         let first_corpus = |f: &OverridesFile| f.overrides.first().map(|o| o.corpus.clone());
         let corpus = first_corpus(&own)
@@ -137,7 +138,6 @@ impl OverridesState {
         self.shared.set(false);
         if let Err(e) = self.set_file(own, &corpus) {
             // Saved overrides that no longer apply: none are in force.
-            let hash = self.base.with_value(|b| b.content_hash.clone());
             let _ = self.set_file(OverridesFile::new(hash), &corpus);
             self.error.set(Some(format!("your saved overrides: {e}")));
         }
