@@ -13,7 +13,7 @@ pub mod store;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use runlens_core::audit::{AuditDecision, AuditLog, Verdict};
+use runlens_core::audit::{AuditLog, Verdict};
 use runlens_core::bundle::Bundle;
 
 use crate::components::MetricValue;
@@ -67,19 +67,8 @@ pub fn AuditView(
         let Some(e) = current.get_untracked() else {
             return;
         };
-        let key = e.item.key;
         log.update(|l| {
-            let old = l.get(&key).cloned();
-            let verdict = verdict
-                .or(old.as_ref().map(|d| d.verdict))
-                .unwrap_or(Verdict::Unsure);
-            let note = note.or(old.map(|d| d.note)).unwrap_or_default();
-            l.record(AuditDecision {
-                key,
-                verdict,
-                note,
-                decided_at: store::now(),
-            });
+            l.amend(&e.item.key, verdict, note, store::now());
         });
         p1();
     });

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use runlens_core::audit::{AuditDecision, Verdict, audit_key};
+use runlens_core::audit::{Verdict, audit_key};
 use runlens_core::bundle::Bundle;
 
 use super::keys::{step, typing};
@@ -51,13 +51,7 @@ pub fn AuditKeys(
     let error = RwSignal::new(None::<String>);
     let decide = move |verdict: Verdict| {
         let mut log = store::load(&hash).unwrap_or_default();
-        let note = log.get(&key).map(|d| d.note.clone()).unwrap_or_default();
-        log.record(AuditDecision {
-            key: key.clone(),
-            verdict,
-            note,
-            decided_at: store::now(),
-        });
+        log.amend(&key, Some(verdict), None, store::now());
         match store::save(&hash, &log) {
             Ok(()) => {
                 decided.set(Some(verdict));

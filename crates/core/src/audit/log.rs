@@ -87,6 +87,31 @@ impl AuditLog {
         true
     }
 
+    /// Records a decision on `key` that changes its verdict, its note or both, keeping the
+    /// earlier verdict or note where none is given (a key decided for the first time with no
+    /// verdict is `unsure`); see [`AuditLog::record`].
+    pub fn amend(
+        &mut self,
+        key: &str,
+        verdict: Option<Verdict>,
+        note: Option<String>,
+        decided_at: String,
+    ) -> bool {
+        let old = self.get(key);
+        let verdict = verdict
+            .or(old.map(|d| d.verdict))
+            .unwrap_or(Verdict::Unsure);
+        let note = note
+            .or_else(|| old.map(|d| d.note.clone()))
+            .unwrap_or_default();
+        self.record(AuditDecision {
+            key: key.to_owned(),
+            verdict,
+            note,
+            decided_at,
+        })
+    }
+
     /// Records every decision of `other` (see [`AuditLog::record`]); returns how many were
     /// recorded.
     pub fn merge(&mut self, other: AuditLog) -> usize {

@@ -236,3 +236,51 @@ fn json_errors_name_line_and_field() {
     let e = AuditLog::from_json("{\n\"format\": ").unwrap_err();
     assert_eq!((e.line, e.field), (Some(2), None));
 }
+
+#[test]
+fn amend_keeps_the_earlier_verdict_or_note() {
+    let mut log = AuditLog::new();
+    // First decision with a note only: unsure.
+    assert!(log.amend(
+        "m/q",
+        None,
+        Some("looks right".into()),
+        "2026-12-05T08:00:00Z".into()
+    ));
+    let d = log.get("m/q").unwrap();
+    assert_eq!(
+        (d.verdict, d.note.as_str()),
+        (Verdict::Unsure, "looks right")
+    );
+    // A verdict keeps the note; a note keeps the verdict.
+    log.amend(
+        "m/q",
+        Some(Verdict::GraderWrong),
+        None,
+        "2026-12-05T08:01:00Z".into(),
+    );
+    let d = log.get("m/q").unwrap();
+    assert_eq!(
+        (d.verdict, d.note.as_str()),
+        (Verdict::GraderWrong, "looks right")
+    );
+    log.amend(
+        "m/q",
+        None,
+        Some("rows match".into()),
+        "2026-12-05T08:02:00Z".into(),
+    );
+    let d = log.get("m/q").unwrap();
+    assert_eq!(
+        (d.verdict, d.note.as_str()),
+        (Verdict::GraderWrong, "rows match")
+    );
+    // An older amendment is not recorded.
+    assert!(!log.amend(
+        "m/q",
+        Some(Verdict::GraderRight),
+        None,
+        "2026-12-05T07:00:00Z".into()
+    ));
+    assert_eq!(log.len(), 1);
+}
