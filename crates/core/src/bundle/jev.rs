@@ -94,6 +94,16 @@ pub struct FailureLabel {
     pub extra: Extra,
 }
 
+impl FailureLabel {
+    /// The decidable rules' verdicts: `decidable_verdicts`, else `checks.decidable` (the
+    /// harness writes both; older files only the second).
+    pub fn decidable(&self) -> Option<&IndexMap<String, String>> {
+        self.decidable_verdicts
+            .as_ref()
+            .or(self.checks.as_ref().map(|c| &c.decidable))
+    }
+}
+
 /// One 07_failure_modes label (`fm_labels.jsonl`, §7.8): `FM1`…`FM5` or `FM?`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct FmLabel {

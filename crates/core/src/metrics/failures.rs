@@ -5,7 +5,7 @@
 //! order (zeros included, so charts have stable axes), then unknown keys in first-seen order.
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::taxonomy::{FAMILIES, FmBucket, SUB_MODES, bucket_of, family_of};
 
@@ -15,7 +15,7 @@ pub const MISSING: &str = "(missing)";
 pub const NO_FAMILY: &str = "(none)";
 
 /// Counts of failed cells by sub-mode, family and FM crosswalk bucket.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureCounts {
     /// Number of label rows.
     pub n: usize,
@@ -127,7 +127,7 @@ pub fn histogram_bin(v: f64, bins: usize, lo: f64, hi: f64) -> Option<usize> {
 }
 
 /// Semantic-rule blame, as the report ranks it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleBlame {
     /// `(rule, count)` for `prevented_by_rule` ∉ {`none`, missing}, by count descending,
     /// ties in first-seen order (Python `Counter.most_common`).

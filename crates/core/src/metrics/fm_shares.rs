@@ -1,13 +1,13 @@
 //! FM1–FM5 shares per model from 07's `fm_labels.jsonl` (harness-formats §9.3).
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The five FM codes, in column order.
 pub const FM_CODES: [&str; 5] = ["FM1", "FM2", "FM3", "FM4", "FM5"];
 
 /// One model's row of the FM heatmap.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FmShareRow {
     /// Model key.
     pub model: String,

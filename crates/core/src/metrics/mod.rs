@@ -12,6 +12,7 @@ pub mod confidence;
 pub mod curves;
 pub mod error;
 pub mod failures;
+pub mod failures_view;
 pub mod fm_shares;
 pub mod gate;
 pub mod gate_preview;

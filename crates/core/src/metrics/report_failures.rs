@@ -49,11 +49,8 @@ pub fn failures_section(corpus: &Corpus, options: &ReportOptions) -> FailuresSec
                 .collect()
         };
     let verdicts = labels.iter().flat_map(|l| {
-        let map = l
-            .decidable_verdicts
-            .as_ref()
-            .or(l.checks.as_ref().map(|c| &c.decidable));
-        map.into_iter()
+        l.decidable()
+            .into_iter()
             .flat_map(|m| m.iter().map(|(k, v)| (k.as_str(), v.as_str())))
     });
     let mut hint_by_sub: IndexMap<String, usize> = IndexMap::new();

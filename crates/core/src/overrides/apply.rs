@@ -134,6 +134,32 @@ pub fn apply_overrides(
     Ok(summary)
 }
 
+/// `labels` with each of `news` in force, as [`apply_overrides`] puts them: a new label
+/// replaces the cell's first label (same model and trace id), or is appended when the cell
+/// has none; in order, so a later label of the same cell wins.
+///
+/// Example: labels `[a/1, b/1]`, news `[b/1′, c/1, c/1″]` → `[a/1, b/1′, c/1″]`.
+pub fn relabelled<'a>(
+    labels: &[FailureLabel],
+    news: impl IntoIterator<Item = &'a FailureLabel>,
+) -> Vec<FailureLabel> {
+    let mut out = labels.to_vec();
+    let mut index: HashMap<String, usize> = HashMap::with_capacity(out.len());
+    for (i, l) in out.iter().enumerate() {
+        index.entry(audit_key(&l.model, &l.trace_id)).or_insert(i);
+    }
+    for new in news {
+        match index.get(&audit_key(&new.model, &new.trace_id)) {
+            Some(&i) => out[i] = new.clone(),
+            None => {
+                index.insert(audit_key(&new.model, &new.trace_id), out.len());
+                out.push(new.clone());
+            }
+        }
+    }
+    out
+}
+
 /// What [`apply_overrides`] remembers about a corpus it changes (no copy of all labels).
 struct Touched {
     counts: FailureCounts,
