@@ -1,6 +1,10 @@
 //! PNG / SVG / CSV export buttons for a chart or a table; every download goes through
 //! [`crate::export`].
 
+use std::future::Future;
+use std::pin::Pin;
+use std::rc::Rc;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use runlens_charts::{AnyChart, SvgError};
@@ -16,6 +20,14 @@ split_point! {
         runlens_charts::render_svg(chart, caption, width, height)
     }
 }
+
+/// Produces CSV text later: the answer of the data's owner (the loader worker) for a list
+/// the page does not hold, or why there is none.
+#[derive(Clone)]
+pub struct CsvLater(pub Rc<dyn Fn() -> CsvText>);
+
+/// The CSV text when it comes, or why there is none.
+pub type CsvText = Pin<Box<dyn Future<Output = Result<String, String>>>>;
 
 /// Export buttons. Each button appears only when its source is given: PNG needs
 /// `canvas_id`, SVG needs `chart`, CSV needs `csv`. A failure is shown as text under the
@@ -40,6 +52,9 @@ pub fn ExportButtons(
     /// Produces the CSV text (CSV button), e.g. with `runlens_core::csv::to_csv`.
     #[prop(optional)]
     csv: Option<Callback<(), String>>,
+    /// Produces the CSV text asynchronously (CSV button, instead of `csv`).
+    #[prop(optional)]
+    csv_later: Option<CsvLater>,
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
     let report = move |r: Result<(), ExportError>| set_error.set(r.err().map(|e| e.to_string()));
@@ -88,11 +103,29 @@ pub fn ExportButtons(
             </button>
         }
     });
+    let csv_later_button = csv_later.map(|produce| {
+        let on_click = move |_| {
+            let file = safe_filename(&base_name.get_untracked(), "csv");
+            let text = (produce.0)();
+            spawn_local(async move {
+                report(match text.await {
+                    Ok(text) => download_text(&file, "text/csv;charset=utf-8", &text),
+                    Err(reason) => Err(ExportError::Render { file, reason }),
+                });
+            });
+        };
+        view! {
+            <button type="button" class="export" aria-label="Download table as CSV" on:click=on_click>
+                "CSV"
+            </button>
+        }
+    });
     view! {
         <div class="export-buttons" role="group" aria-label="Export">
             {png}
             {svg}
             {csv_button}
+            {csv_later_button}
             <Show when=move || error.get().is_some()>
                 <p class="export-error" role="alert">{move || error.get()}</p>
             </Show>

@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use runlens_core::bundle::Bundle;
+use runlens_core::metrics::failures_view::FailuresAnswerer;
 use runlens_core::metrics::gate_view::{self, GateAnswerer};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::ranking_view::RankingAnswerer;
@@ -24,6 +25,7 @@ use crate::per_bundle::PerBundle;
 struct Answerers {
     ranking: RankingAnswerer,
     gate: GateAnswerer,
+    failures: FailuresAnswerer,
 }
 
 thread_local! {
@@ -56,6 +58,11 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
             ViewQuery::GateFired { corpus, model } => {
                 serde_json::to_vec(&gate_view::fired(body, corpus, model))
             }
+            ViewQuery::Failures(q) => serde_json::to_vec(&answerers.failures.answer(body, q)),
+            ViewQuery::FailuresPage { query, start, end } => {
+                serde_json::to_vec(&answerers.failures.page(body, query, *start, *end))
+            }
+            ViewQuery::FailuresCsv(q) => serde_json::to_vec(&answerers.failures.csv(body, q)),
         };
         // Answers are plain data (no maps with non-string keys): writing them cannot fail.
         json.unwrap_or_default()

@@ -1,6 +1,7 @@
 //! The views' questions ([`ViewQuery`]), as the page sends them to the loader worker (see
 //! [`crate::derived::answers`] for who answers them).
 
+use runlens_core::metrics::failures_view::FailuresQuery;
 use runlens_core::metrics::gate_view::GateQuery;
 use runlens_core::metrics::ranking_view::RankingQuery;
 use serde::{Deserialize, Serialize};
@@ -29,13 +30,31 @@ pub enum ViewQuery {
         /// Model key.
         model: String,
     },
+    /// The failures view's aggregates and list length
+    /// ([`runlens_core::metrics::failures_view::FailuresAnswer`]).
+    Failures(FailuresQuery),
+    /// Rows `[start, end)` of the failures view's list (a list of
+    /// [`runlens_core::metrics::failures_view::ListRow`]).
+    FailuresPage {
+        /// The view's choices.
+        query: FailuresQuery,
+        /// First row.
+        start: usize,
+        /// One past the last row.
+        end: usize,
+    },
+    /// The failures view's whole list as CSV (a JSON string).
+    FailuresCsv(FailuresQuery),
 }
 
 impl ViewQuery {
     /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings and gate
     /// rows: [`runlens_core::bundle::v2::read_ranking_tables`]) answer it; a ranking
-    /// question's list of cells needs the whole bundle.
+    /// question's list of cells and the failures view need the whole bundle.
     pub fn answered_early(&self) -> bool {
-        !matches!(self, ViewQuery::RankingQuestion { .. })
+        matches!(
+            self,
+            ViewQuery::Ranking(_) | ViewQuery::Gate(_) | ViewQuery::GateFired { .. }
+        )
     }
 }

@@ -10,11 +10,12 @@ use leptos::prelude::*;
 use runlens_core::bundle::{
     Bundle, BundleBody, Corpus, FailureLabel, FmLabel, Provenance, Question,
 };
+use runlens_core::metrics::failures_view::{
+    BaseFilter, Filter, Labelled, all_rows, bin_of, list_csv, summarise,
+};
 use runlens_web::data::decode_bundle;
 use runlens_web::pages::FailuresView;
-use runlens_web::pages::failures::filters::{Filter, bin_of};
-use runlens_web::pages::failures::list::{ROW_HEIGHT, ROWS, list_csv};
-use runlens_web::pages::failures::rows::all_rows;
+use runlens_web::pages::failures::list::{BLOCK, ROW_HEIGHT, ROWS};
 use runlens_web::state::{Tab, UrlState, ViewState, encode_query};
 use serde_json::json;
 use wasm_bindgen::JsCast;
@@ -153,7 +154,7 @@ fn click(host: &web_sys::HtmlElement, selector: &str) {
 #[wasm_bindgen_test]
 async fn counts_are_exact_under_corpus_and_confidence_filters() {
     let (host, st) = mount(bundle(), dev_state());
-    leptos::task::tick().await;
+    settled(&host).await;
     // dev: 5 labels.
     assert_eq!(metric(&host, "failures:count"), Some(5.0));
     assert_eq!(metric(&host, "sub_mode:wrong_identifier"), Some(2.0));
@@ -178,17 +179,17 @@ async fn counts_are_exact_under_corpus_and_confidence_filters() {
 
     // All corpora: + other's wrong_join.
     st.push(|s| s.corpus = None);
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(metric(&host, "failures:count"), Some(6.0));
     assert_eq!(metric(&host, "sub_mode:wrong_join"), Some(1.0));
     // Confidence 0.6..1: 0.9, 0.8, 0.95 (dev) and 0.7 (other); the missing one drops out.
     st.push(|s| s.conf_min = 0.6);
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(metric(&host, "failures:count"), Some(4.0));
     assert_eq!(metric(&host, "sub_mode:wrong_identifier"), Some(1.0));
     // Model m2 only: stopped_early (0.8) and correct_but_judged_fail (0.95).
     st.push(|s| s.models = vec!["m2".into()]);
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(metric(&host, "failures:count"), Some(2.0));
     assert_eq!(metric(&host, "family:process"), Some(1.0));
     assert_eq!(metric(&host, "family:grading"), Some(1.0));
@@ -197,13 +198,13 @@ async fn counts_are_exact_under_corpus_and_confidence_filters() {
 #[wasm_bindgen_test]
 async fn clicking_a_sub_mode_filters_the_list_and_the_url() {
     let (host, st) = mount(bundle(), dev_state());
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(list_traces(&host).len(), 5);
     click(
         &host,
         "[data-testid='fail-sub-modes-items'] button[data-filter='sub_mode:wrong_identifier']",
     );
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(
         st.with_untracked(|s| s.filter.clone()).as_deref(),
         Some("sub_mode:wrong_identifier")
@@ -236,26 +237,26 @@ async fn clicking_a_sub_mode_filters_the_list_and_the_url() {
         &host,
         "[data-testid='fail-profile-items'] button[data-filter='family:process|model:m2']",
     );
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(list_traces(&host), vec!["m2/q1"]);
     click(
         &host,
         "[data-testid='fail-fm-items'] button[data-filter='fm:FM1|model:m2']",
     );
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(list_traces(&host), vec!["m2/q1"]);
     click(
         &host,
         "[data-testid='fail-fm-items'] button[data-filter='fm:FM1|model:m1']",
     );
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(list_traces(&host), Vec::<String>::new());
     // A rule row: crm_join (blamed) matches q1 of m1 only.
     click(
         &host,
         "[data-testid='rule-blame'] button[data-filter='rule:crm_join']",
     );
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(list_traces(&host), vec!["m1/q1"]);
     // A cdf bin: 0.66 / 0.05 = 13.2 and 0.70 / 0.05 = 13.999… (floating point) are both
     // in bin 13, as in the core histogram.
@@ -264,11 +265,11 @@ async fn clicking_a_sub_mode_filters_the_list_and_the_url() {
         &host,
         "[data-testid='fail-cdf-items'] button[data-filter='cdf:13']",
     );
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(list_traces(&host), vec!["m1/q1", "m2/q1"]);
     // Clearing the chip restores every row.
     click(&host, "[data-testid='filter-chip'] button");
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(st.with_untracked(|s| s.filter.clone()), None);
     assert_eq!(list_traces(&host).len(), 5);
 }
@@ -276,7 +277,7 @@ async fn clicking_a_sub_mode_filters_the_list_and_the_url() {
 #[wasm_bindgen_test]
 async fn moving_the_threshold_changes_cdf_above_exactly() {
     let (host, st) = mount(bundle(), dev_state());
-    leptos::task::tick().await;
+    settled(&host).await;
     let slider: web_sys::HtmlInputElement = host
         .query_selector("[data-testid='ct-slider']")
         .unwrap()
@@ -286,7 +287,7 @@ async fn moving_the_threshold_changes_cdf_above_exactly() {
     slider
         .dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
-    leptos::task::tick().await;
+    settled(&host).await;
     // ≥ 0.67: 0.70 and 0.95.
     assert_eq!(st.with_untracked(|s| s.cdf_threshold), 0.67);
     assert_eq!(metric(&host, "cdf:above"), Some(2.0));
@@ -294,13 +295,13 @@ async fn moving_the_threshold_changes_cdf_above_exactly() {
     slider
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
-    leptos::task::tick().await;
+    settled(&host).await;
     assert_eq!(metric(&host, "cdf:above"), Some(0.0));
     slider.set_value("0.1");
     slider
         .dispatch_event(&web_sys::Event::new("input").unwrap())
         .unwrap();
-    leptos::task::tick().await;
+    settled(&host).await;
     // ≥ 0.1: 0.70, 0.10, 0.66, 0.95 (the hostile row has none).
     assert_eq!(metric(&host, "cdf:above"), Some(4.0));
     assert!(st.with_untracked(encode_query).contains("ct=0.1"));
@@ -309,14 +310,14 @@ async fn moving_the_threshold_changes_cdf_above_exactly() {
 #[wasm_bindgen_test]
 async fn hostile_strings_render_as_text_and_a_row_opens_its_trajectory() {
     let (host, st) = mount(bundle(), dev_state());
-    leptos::task::tick().await;
+    settled(&host).await;
     let text = host.text_content().unwrap();
     assert!(text.contains(HOSTILE_Q), "question shown verbatim");
     assert!(text.contains(HOSTILE_SUB), "sub-mode shown verbatim");
     assert!(host.query_selector("img").unwrap().is_none());
     assert!(host.query_selector("script").unwrap().is_none());
     click(&host, ".fail-row[data-trace='q3'] button.open");
-    leptos::task::tick().await;
+    settled(&host).await;
     st.with_untracked(|s| {
         assert_eq!(s.tab, Tab::Trajectory);
         assert_eq!(s.corpus.as_deref(), Some("dev"));
@@ -328,11 +329,12 @@ async fn hostile_strings_render_as_text_and_a_row_opens_its_trajectory() {
 
 #[wasm_bindgen_test]
 fn filters_parse_and_match_as_documented() {
-    let b = bundle();
-    let rows = all_rows(&b);
+    let owned = bundle();
+    let b = Labelled::of(&owned.body);
+    let rows = all_rows(b);
     let n = |f: &str| {
         let f = Filter::parse(f).unwrap();
-        rows.iter().filter(|r| f.matches(&b, r)).count()
+        rows.iter().filter(|r| f.matches(b, r)).count()
     };
     assert_eq!(n("family:entity_resolution"), 2);
     assert_eq!(n("bucket:not a model failure"), 2);
@@ -357,7 +359,7 @@ fn filters_parse_and_match_as_documented() {
     assert_eq!(Filter::parse("cdf:20"), None);
     assert_eq!(Filter::parse("colour:red"), None);
     // The CSV names every column and escapes the hostile question as a plain cell.
-    let csv = list_csv(&b, &rows);
+    let csv = list_csv(b, &rows);
     assert!(csv.starts_with("corpus,model,trace_id,question,sub_mode,family,fm_bucket,"));
     assert_eq!(csv.lines().count(), 1 + 6);
     assert!(csv.contains(HOSTILE_Q));
@@ -381,7 +383,7 @@ async fn the_list_is_virtualised() {
         Bundle::new(Provenance::default(), body),
         ViewState::default(),
     );
-    leptos::task::tick().await;
+    settled(&host).await;
     charts_mounted(&host).await;
     assert_eq!(metric(&host, "failures:listed"), Some(5000.0));
     let (s, e) = ROWS.range(0, 5000);
@@ -397,13 +399,15 @@ async fn the_list_is_virtualised() {
     scroller
         .dispatch_event(&web_sys::Event::new("scroll").unwrap())
         .unwrap();
-    leptos::task::tick().await;
+    settled(&host).await;
     let traces = list_traces(&host);
     // Row 1000 is visible, with 8 rows of margin above: the first rendered is t992.
     assert_eq!(traces.first().map(String::as_str), Some("m/t992"));
     assert!(traces.contains(&"m/t1000".to_owned()));
-    // 8 above + 476 / 34 = 14 visible + 1 partial + 8 below = 31 of 5,000.
+    // 8 above + 476 / 34 = 14 visible + 1 partial + 8 below = 31 of 5,000, all in the
+    // block of rows 960..1024 asked for when the window moved there.
     assert_eq!(traces.len(), 31);
+    assert_eq!((992 / BLOCK, 1022 / BLOCK), (15, 15));
     assert_eq!(traces.last().map(String::as_str), Some("m/t1022"));
     // The spacers keep the full scroll height: 5,000 rows × 34 px.
     assert_eq!(scroller.scroll_height(), (5000 * ROW_HEIGHT) as i32);
@@ -428,7 +432,17 @@ async fn many_labels_mount_the_charts_in_stages() {
         Bundle::new(Provenance::default(), body),
         ViewState::default(),
     );
-    leptos::task::tick().await;
+    // The answer comes in microtasks (asked and answered in the page); the stages each wait
+    // for a task (a zero-delay timeout), so ticks alone stop at stage 0.
+    for _ in 0..1_000 {
+        let answered = host
+            .query_selector("[data-testid='failures-view'][data-answered='true']")
+            .unwrap();
+        if answered.is_some() {
+            break;
+        }
+        leptos::task::tick().await;
+    }
     let charts = || {
         host.query_selector(".failure-charts")
             .unwrap()
@@ -465,6 +479,29 @@ async fn sleep_10ms() {
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
+/// Waits (at most 3 s) until the view shows the answer to its newest question, every chart
+/// stage has mounted and every list row in view is in.
+async fn settled(host: &web_sys::HtmlElement) {
+    leptos::task::tick().await;
+    let done = || {
+        let q = |sel: &str| host.query_selector(sel).unwrap().is_some();
+        q("[data-testid='failures-view'][data-answered='true']")
+            && !q("[data-testid='failures-view'][data-pending='true']")
+            && !q(".failure-charts[data-charts='some']")
+            && !q(".fail-row.pending")
+    };
+    for _ in 0..300 {
+        if done() {
+            leptos::task::tick().await;
+            if done() {
+                return;
+            }
+        }
+        sleep_10ms().await;
+    }
+    panic!("the failures view did not settle");
+}
+
 async fn charts_mounted(host: &web_sys::HtmlElement) {
     for _ in 0..200 {
         let all = host
@@ -487,7 +524,7 @@ async fn sample_counts_equal_the_cli() {
         ..dev_state()
     };
     let (host, _) = mount(bundle, state);
-    leptos::task::tick().await;
+    settled(&host).await;
     // 277 labels: the view mounts in stages.
     charts_mounted(&host).await;
     let native: serde_json::Value = serde_json::from_str(NATIVE_DEV).unwrap();
@@ -568,10 +605,10 @@ async fn the_list_and_the_charts_name_models_by_their_display_names() {
             display_name: "Model Two".into(),
         },
     ];
-    let summary = runlens_web::pages::failures::rows::summarise(
-        &b,
-        &runlens_web::pages::failures::rows::all_rows(&b)[..5],
-        &runlens_web::pages::failures::rows::BaseFilter {
+    let summary = summarise(
+        Labelled::of(&b.body),
+        &all_rows(Labelled::of(&b.body))[..5],
+        &BaseFilter {
             corpus: Some("dev".into()),
             models: Vec::new(),
             conf: (0.0, 1.0),
@@ -600,7 +637,7 @@ async fn the_list_and_the_charts_name_models_by_their_display_names() {
         {
             break;
         }
-        leptos::task::tick().await;
+        settled(&host).await;
         sleep_10ms().await;
     }
     let first = host
@@ -609,4 +646,64 @@ async fn the_list_and_the_charts_name_models_by_their_display_names() {
         .unwrap();
     assert_eq!(first.text_content().unwrap(), "Model One");
     assert_eq!(first.get_attribute("title").as_deref(), Some("m1"));
+}
+
+/// Re-labels in force travel with the view's question: the counts and the list are those of
+/// the bundle with them applied (one replaced, one added), and dropping them restores the
+/// bundle's own.
+#[wasm_bindgen_test]
+async fn relabels_in_force_count_in_the_view() {
+    use runlens_core::overrides::{LabelOverride, OverridesFile};
+    use runlens_web::state::OverridesState;
+    let b = Arc::new(bundle());
+    let overrides = OverridesState::new(b.clone());
+    // Shared overrides are never saved in this browser's storage.
+    overrides.shared.set(true);
+    let host = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    let host: web_sys::HtmlElement = host.unchecked_into();
+    let st = UrlState::detached(dev_state());
+    let mounted = b.clone();
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(st);
+        provide_context(overrides);
+        view! { <FailuresView bundle=mounted.clone() /> }
+    }));
+    settled(&host).await;
+    assert_eq!(metric(&host, "sub_mode:wrong_identifier"), Some(2.0));
+    assert_eq!(metric(&host, "sub_mode:stopped_early"), Some(1.0));
+    let entry = |trace: &str, sub: &str| {
+        let new = label(json!({"trace_id": trace, "model": "m1", "sub_mode": sub,
+            "sub_mode_confidence": 0.6, "correct_despite_fail": 0.9}));
+        LabelOverride {
+            key: format!("m1/{trace}"),
+            corpus: "dev".into(),
+            original: None,
+            new,
+            model_id: "jev-test".into(),
+            request_hash: String::new(),
+            applied_at: "2026-12-05T00:00:00Z".into(),
+            answers: None,
+        }
+    };
+    let file = OverridesFile {
+        // m1/q2 wrong_identifier → stopped_early; m1/q3 had no label.
+        overrides: vec![entry("q2", "stopped_early"), entry("q3", "stopped_early")],
+        ..OverridesFile::new(b.content_hash.clone())
+    };
+    overrides.replace(file, "test").unwrap();
+    settled(&host).await;
+    assert_eq!(metric(&host, "failures:count"), Some(6.0));
+    assert_eq!(metric(&host, "sub_mode:wrong_identifier"), Some(1.0));
+    assert_eq!(metric(&host, "sub_mode:stopped_early"), Some(3.0));
+    // cdf ≥ 0.65: 0.70, 0.66, 0.95 and the two re-labels' 0.9.
+    assert_eq!(metric(&host, "cdf:above"), Some(5.0));
+    st.push(|s| s.filter = Some("sub_mode:stopped_early".into()));
+    settled(&host).await;
+    // A replaced label keeps its place (m1/q2 before m2/q1); an added one comes last.
+    assert_eq!(list_traces(&host), vec!["m1/q2", "m2/q1", "m1/q3"]);
+    overrides.clear();
+    settled(&host).await;
+    assert_eq!(list_traces(&host), vec!["m2/q1"]);
+    assert_eq!(metric(&host, "failures:count"), Some(5.0));
 }

@@ -1,4 +1,4 @@
-//! The failures view's charts built from a [`Summary`], each with its keyboard-reachable
+//! The failures view's charts built from a [`FailuresSummary`], each with its keyboard-reachable
 //! items (same numbers, same filters) for the list beneath the canvas.
 
 use runlens_charts::{
@@ -9,8 +9,7 @@ use runlens_core::metrics::failures::NO_FAMILY;
 use runlens_core::metrics::fm_shares::FM_CODES;
 use runlens_core::metrics::taxonomy::{FAMILIES, FmBucket, bucket_of};
 
-use super::filters::MODEL_SEP;
-use super::rows::{BINS, Summary};
+use runlens_core::metrics::failures_view::{BINS, FailuresSummary, MODEL_SEP};
 
 /// One chart element as a button: its hit-box `(row, col)`, text, filter and number.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,7 +72,7 @@ fn bar_items(kind: &str, ranked: &[(String, usize)]) -> Vec<ChartItem> {
 }
 
 /// Sub-mode bars coloured by FM crosswalk bucket, largest first (`fm_crosswalk.png`).
-pub fn sub_mode_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
+pub fn sub_mode_chart(s: &FailuresSummary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
     let ranked = ranked(s.counts.sub_mode.iter());
     let bars = ranked
         .iter()
@@ -103,7 +102,7 @@ pub fn sub_mode_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
 }
 
 /// Family bars, largest first.
-pub fn family_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
+pub fn family_chart(s: &FailuresSummary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
     let ranked = ranked(s.counts.family.iter());
     let bars = ranked
         .iter()
@@ -126,7 +125,7 @@ pub fn family_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
 }
 
 /// The families shown as series: the 7 known ones, plus `(none)` when any row has it.
-fn family_series(s: &Summary) -> Vec<String> {
+fn family_series(s: &FailuresSummary) -> Vec<String> {
     let mut v: Vec<String> = FAMILIES.iter().map(|f| f.to_string()).collect();
     if s.counts.family.get(NO_FAMILY).is_some_and(|c| *c > 0) {
         v.push(NO_FAMILY.to_owned());
@@ -135,7 +134,7 @@ fn family_series(s: &Summary) -> Vec<String> {
 }
 
 /// Per-model stacked family shares, models by failure count (most on top).
-pub fn profile_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
+pub fn profile_chart(s: &FailuresSummary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
     let series = family_series(s);
     let mut items = Vec::new();
     let rows = s
@@ -178,7 +177,7 @@ pub fn profile_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
 }
 
 /// FM1–FM5 heatmap per model (`11_fm_heatmap.py`); `None` without FM labels.
-pub fn fm_chart(s: &Summary, theme: Theme) -> Option<(AnyChart, Vec<ChartItem>)> {
+pub fn fm_chart(s: &FailuresSummary, theme: Theme) -> Option<(AnyChart, Vec<ChartItem>)> {
     if s.fm.is_empty() {
         return None;
     }
@@ -229,7 +228,12 @@ fn bin_items(kind: &str, counts: &[usize]) -> Vec<ChartItem> {
 }
 
 /// The `correct_despite_fail` histogram with the threshold line at `ct` (`fm_cdf.png`).
-pub fn cdf_chart(s: &Summary, ct: f64, above: usize, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
+pub fn cdf_chart(
+    s: &FailuresSummary,
+    ct: f64,
+    above: usize,
+    theme: Theme,
+) -> (AnyChart, Vec<ChartItem>) {
     let chart = AnyChart::Histogram(HistogramChart {
         title: format!("Judge-of-judges flag across {} failures", s.counts.n),
         x_desc: "Jev correct_despite_fail (probability the candidate is right despite the fail)"
@@ -248,7 +252,7 @@ pub fn cdf_chart(s: &Summary, ct: f64, above: usize, theme: Theme) -> (AnyChart,
 }
 
 /// The `schema_hint_would_help` distribution.
-pub fn hint_chart(s: &Summary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
+pub fn hint_chart(s: &FailuresSummary, theme: Theme) -> (AnyChart, Vec<ChartItem>) {
     let chart = AnyChart::Histogram(HistogramChart {
         title: format!("Would a schema hint help? ({} failures)", s.counts.n),
         x_desc: "Jev schema_hint_would_help (probability)".into(),

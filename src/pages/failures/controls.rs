@@ -30,7 +30,7 @@ pub fn FailureControls(
     corpora: Vec<String>,
     /// Models with failure labels (in the chosen corpus or all).
     #[prop(into)]
-    models: Signal<Vec<String>>,
+    models: Signal<Vec<(String, String)>>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let set_cmin = slider(state, |s, v| s.conf_min = v);
@@ -40,7 +40,7 @@ pub fn FailureControls(
     let cmax = move || state.with(|s| s.conf_max);
     let ct = move || state.with(|s| s.cdf_threshold);
     let toggle = move |m: String| {
-        let all = models.get_untracked();
+        let all: Vec<String> = models.get_untracked().into_iter().map(|(k, _)| k).collect();
         state.push(move |s| {
             let mut chosen: Vec<String> = if s.models.is_empty() {
                 all.clone()
@@ -76,15 +76,15 @@ pub fn FailureControls(
             </label>
             <fieldset class="models">
                 <legend>"models"</legend>
-                {move || models.get().into_iter().map(|m| {
+                {move || models.get().into_iter().map(|(m, name)| {
                     let m2 = m.clone();
                     let m3 = m.clone();
                     view! {
-                        <label>
+                        <label title=m.clone()>
                             <input type="checkbox" data-model=m.clone()
                                 prop:checked=move || state.with(|s| s.shows_model(&m2))
                                 on:change=move |_| toggle(m3.clone()) />
-                            {m}
+                            {name}
                         </label>
                     }
                 }).collect_view()}

@@ -1,17 +1,22 @@
 //! The failure list under the charts: every row that passes all filters, virtualised (a
 //! fixed-height scroll box renders only the visible rows plus a margin, with spacers for
-//! the rest), exportable as CSV; a row's button opens its trajectory.
+//! the rest). The rows are asked for in blocks from the data's owner (the loader worker) as
+//! they scroll into view; a row not yet answered shows as an empty row of the same height.
+//! The CSV export is the owner's answer too. A row's button opens its trajectory.
 
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use runlens_charts::truncate_chars;
 use runlens_core::bundle::Bundle;
-use runlens_core::csv::{number_cell, to_csv};
-use runlens_core::metrics::taxonomy::{bucket_of, family_of};
+use runlens_core::metrics::failures_view::{FailuresQuery, ListRow};
 
-use super::rows::{FailRow, label};
+use crate::components::export_buttons::CsvLater;
 use crate::components::{ExportButtons, RowWindow, ScrollBox};
+use crate::derived::answers::{ViewQuery, ask};
 use crate::state::UrlState;
 
 /// Geometry of the list: 34 px rows (fixed, so the window is computed from the scroll
@@ -23,90 +28,33 @@ pub const ROWS: RowWindow = RowWindow {
 };
 /// Row height in pixels.
 pub const ROW_HEIGHT: usize = ROWS.row_height;
+/// Rows asked for at once (a block starts at a multiple of this).
+pub const BLOCK: usize = 64;
 /// Characters of the question shown in a row.
 const QUESTION_CHARS: usize = 110;
 
-/// The text cells of one row: corpus, model, trace, question, sub-mode, confidence,
-/// correct_despite_fail, rule, schema hint, FM label.
-fn cells(b: &Bundle, r: &FailRow) -> Option<[String; 10]> {
-    let c = b.body.corpora.get(r.corpus)?;
-    let l = label(b, r)?;
-    let q = r
-        .question
-        .and_then(|i| c.questions.get(i))
-        .map_or_else(String::new, |q| q.nl_question.clone());
-    let fm =
-        r.fm.and_then(|i| c.fm_labels.get(i))
-            .map_or_else(String::new, |f| f.fm.clone());
-    let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.2}"));
-    Some([
-        c.name.clone(),
-        l.model.clone(),
-        l.trace_id.clone(),
-        q,
-        l.sub_mode.clone().unwrap_or_default(),
-        opt(l.sub_mode_confidence),
-        opt(l.correct_despite_fail),
-        l.prevented_by_rule.clone().unwrap_or_default(),
-        opt(l.schema_hint_would_help),
-        fm,
-    ])
+/// The blocks of rows answered for one question of the view.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Blocks {
+    query: Option<FailuresQuery>,
+    rows: HashMap<usize, Rc<Vec<ListRow>>>,
 }
 
-/// The list as CSV (unrounded numbers, full question text).
-pub fn list_csv(b: &Bundle, rows: &[FailRow]) -> String {
-    let out: Vec<Vec<String>> = rows
-        .iter()
-        .filter_map(|r| {
-            let c = b.body.corpora.get(r.corpus)?;
-            let l = label(b, r)?;
-            let cell = cells(b, r)?;
-            let sub = l.sub_mode.as_deref();
-            Some(vec![
-                c.name.clone(),
-                l.model.clone(),
-                l.trace_id.clone(),
-                cell[3].clone(),
-                sub.unwrap_or_default().to_owned(),
-                sub.and_then(family_of).unwrap_or_default().to_owned(),
-                sub.map(bucket_of)
-                    .map(|b| b.label())
-                    .unwrap_or_default()
-                    .to_owned(),
-                number_cell(l.sub_mode_confidence),
-                number_cell(l.correct_despite_fail),
-                number_cell(l.schema_hint_would_help),
-                cell[7].clone(),
-                cell[9].clone(),
-            ])
-        })
-        .collect();
-    to_csv(
-        &[
-            "corpus",
-            "model",
-            "trace_id",
-            "question",
-            "sub_mode",
-            "family",
-            "fm_bucket",
-            "sub_mode_confidence",
-            "correct_despite_fail",
-            "schema_hint_would_help",
-            "prevented_by_rule",
-            "fm",
-        ],
-        &out,
-    )
+impl Blocks {
+    fn row(&self, i: usize) -> Option<&ListRow> {
+        self.rows.get(&(i / BLOCK))?.get(i % BLOCK)
+    }
 }
 
 /// The virtualised failure list.
 #[component]
 pub fn FailureList(
-    /// The loaded bundle.
-    bundle: StoredValue<Arc<Bundle>>,
+    /// The loaded bundle (whose owner answers).
+    bundle: Arc<Bundle>,
+    /// The view's question.
+    query: Memo<FailuresQuery>,
     /// Rows under every filter.
-    rows: Memo<Vec<FailRow>>,
+    listed: Memo<usize>,
     /// Caption of the CSV export.
     #[prop(into)]
     caption: Signal<String>,
@@ -114,25 +62,75 @@ pub fn FailureList(
     let state = UrlState::use_context();
     let scroll = ScrollBox::new();
     // A new filter starts at the top of the list.
-    scroll.reset_on_change(move || rows.track());
-    let n = move || rows.with(Vec::len);
-    let visible = move || {
-        let (start, end) = ROWS.range(scroll.top(), n());
-        let items: Vec<(usize, [String; 10])> = rows.with(|rs| {
-            bundle.with_value(|b| {
-                (start..end)
-                    .filter_map(|i| Some((i, cells(b, rs.get(i)?)?)))
-                    .collect()
+    scroll.reset_on_change(move || query.track());
+    let n = move || listed.get();
+    let window = Memo::new(move |_| ROWS.range(scroll.top(), listed.get()));
+    let blocks = RwSignal::new_local(Blocks::default());
+    let asked = StoredValue::new_local((None::<FailuresQuery>, HashSet::<usize>::new()));
+    let b = bundle.clone();
+    Effect::new(move |_| {
+        let q = query.get();
+        let (start, end) = window.get();
+        if blocks.with_untracked(|bl| bl.query.as_ref() != Some(&q)) {
+            blocks.set(Blocks {
+                query: Some(q.clone()),
+                rows: HashMap::new(),
+            });
+        }
+        if end <= start {
+            return;
+        }
+        for block in start / BLOCK..=(end - 1) / BLOCK {
+            let fresh = asked.try_update_value(|(asked_q, set)| {
+                if asked_q.as_ref() != Some(&q) {
+                    *asked_q = Some(q.clone());
+                    set.clear();
+                }
+                set.insert(block)
+            });
+            if fresh != Some(true) {
+                continue;
+            }
+            let (b, q) = (b.clone(), q.clone());
+            spawn_local(async move {
+                let page = ViewQuery::FailuresPage {
+                    query: q.clone(),
+                    start: block * BLOCK,
+                    end: (block + 1) * BLOCK,
+                };
+                let Ok(rows) = ask::<Vec<ListRow>>(&b, page).await else {
+                    // Asked again when the window next moves over it.
+                    asked.try_update_value(|(_, set)| set.remove(&block));
+                    return;
+                };
+                blocks.try_update(|bl| {
+                    if bl.query.as_ref() == Some(&q) {
+                        bl.rows.insert(block, Rc::new(rows));
+                    }
+                });
+            });
+        }
+    });
+    let csv = {
+        let b = bundle.clone();
+        CsvLater(Rc::new(move || {
+            let (b, q) = (b.clone(), query.get_untracked());
+            Box::pin(async move {
+                ask::<String>(&b, ViewQuery::FailuresCsv(q))
+                    .await
+                    .map_err(|e| e.to_string())
             })
-        });
-        (start, end, items)
+        }))
     };
-    let csv =
-        Callback::new(move |()| rows.with_untracked(|r| bundle.with_value(|b| list_csv(b, r))));
+    let open = move |row: &ListRow| {
+        let (corpus, model, trace) = (row.corpus.clone(), row.model.clone(), row.trace_id.clone());
+        move |_| state.push(|s| s.open_cell(&corpus, &model, &trace, "failures"))
+    };
+    let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.2}"));
     view! {
         <section class="failure-list" data-testid="failure-list">
             <h3>"Failures " <span data-metric="failures:listed" data-value=move || n().to_string()>{n}</span></h3>
-            <ExportButtons base_name="failures" caption=caption csv=csv />
+            <ExportButtons base_name="failures" caption=caption csv_later=csv />
             // A table for assistive technology (rows of cells under column headers); the
             // rows are laid out as a grid and only those in view exist.
             <div class="fail-table" role="table" aria-label="Failures" aria-rowcount=move || (n() + 1).to_string()>
@@ -149,27 +147,33 @@ pub fn FailureList(
             <div class="fail-scroll" role="rowgroup" node_ref=scroll.node on:scroll=scroll.on_scroll() data-testid="failure-scroll"
                 style=format!("height:{}px;overflow-y:auto;position:relative;overflow-anchor:none", ROWS.view_height)>
                 {move || {
-                    let (start, end, items) = visible();
+                    let (start, end) = window.get();
                     let (above, below) = ROWS.spacers(start, end, n());
+                    let rows = blocks.with(|bl| {
+                        (start..end).map(|i| (i, bl.row(i).cloned())).collect::<Vec<_>>()
+                    });
                     view! {
                         <div class="spacer" role="none" style=format!("height:{above}px")></div>
-                        {items.into_iter().map(|(i, c)| {
-                            let [corpus, model, trace, q, sub, conf, cdf, rule, _, _] = c;
-                            let (model_attr, trace_attr) = (model.clone(), trace.clone());
-                            let name = bundle.with_value(|b| b.body.display_name(&model).to_owned());
-                            let open = {
-                                let (corpus, model, trace) = (corpus.clone(), model.clone(), trace.clone());
-                                move |_| state.push(|s| s.open_cell(&corpus, &model, &trace, "failures"))
-                            };
-                            view! {
-                                <div class="fail-row" role="row" aria-rowindex=(i + 2).to_string() data-index=i data-trace=trace_attr
-                                    data-model=model_attr style=format!("height:{ROW_HEIGHT}px")>
-                                    <span role="cell" title=model.clone()>{name}</span>
-                                    <span role="cell"><button type="button" class="open" on:click=open
-                                        aria-label=format!("open trajectory {trace}")>{trace.clone()}</button></span>
-                                    <span role="cell" class="question" title=q.clone()>{truncate_chars(&q, QUESTION_CHARS)}</span>
-                                    <span role="cell">{sub}</span><span role="cell">{conf}</span><span role="cell">{cdf}</span><span role="cell">{rule}</span>
-                                </div>
+                        {rows.into_iter().map(|(i, row)| match row {
+                            None => view! {
+                                <div class="fail-row pending" role="row" aria-rowindex=(i + 2).to_string()
+                                    aria-busy="true" style=format!("height:{ROW_HEIGHT}px")></div>
+                            }.into_any(),
+                            Some(r) => {
+                                let on_open = open(&r);
+                                let ListRow { model, name, trace_id, question, sub_mode, confidence, correct_despite_fail, rule, .. } = r;
+                                let model_attr = model.clone();
+                                view! {
+                                    <div class="fail-row" role="row" aria-rowindex=(i + 2).to_string() data-index=i data-trace=trace_id.clone()
+                                        data-model=model_attr style=format!("height:{ROW_HEIGHT}px")>
+                                        <span role="cell" title=model>{name}</span>
+                                        <span role="cell"><button type="button" class="open" on:click=on_open
+                                            aria-label=format!("open trajectory {trace_id}")>{trace_id.clone()}</button></span>
+                                        <span role="cell" class="question" title=question.clone()>{truncate_chars(&question, QUESTION_CHARS)}</span>
+                                        <span role="cell">{sub_mode.unwrap_or_default()}</span><span role="cell">{opt(confidence)}</span>
+                                        <span role="cell">{opt(correct_despite_fail)}</span><span role="cell">{rule.unwrap_or_default()}</span>
+                                    </div>
+                                }.into_any()
                             }
                         }).collect_view()}
                         <div class="spacer" role="none" style=format!("height:{below}px")></div>

@@ -7,9 +7,7 @@
 mod chart_panel;
 pub mod charts;
 mod controls;
-pub mod filters;
 pub mod list;
-pub mod rows;
 mod stages;
 mod tables;
 
@@ -17,115 +15,150 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use leptos::prelude::*;
+use leptos::task::spawn_local;
 use runlens_charts::{LEGEND_BAND, format_threshold};
 use runlens_core::bundle::Bundle;
+use runlens_core::metrics::failures_view::{BaseFilter, FailuresAnswer, FailuresQuery, Relabel};
 
 use crate::components::{MetricValue, caption};
+use crate::derived::answers::{ViewQuery, ask};
 use crate::pages::trajectory::list::{ListKey, walk_list_of};
-use crate::state::{UrlState, ViewState};
+use crate::state::{OverridesState, UrlState, ViewState};
 use crate::theme::chart_theme;
 use crate::yield_now::{mounted_flag, yield_idle};
 use chart_panel::FilterChart;
 use controls::FailureControls;
-use filters::Filter;
 use list::FailureList;
-use rows::{BaseFilter, FailRow, all_rows, cdf_above, summarise};
 use stages::{STAGES, stage_signal};
 use tables::{RuleBlameTable, VerdictTable};
 
-/// The failures view of a loaded bundle.
+/// The re-labels in force (none without an overrides state, e.g. a view mounted alone).
+fn relabels_in_force() -> Memo<Vec<Relabel>> {
+    let overrides = use_context::<OverridesState>();
+    Memo::new(move |_| {
+        overrides.map_or_else(Vec::new, |o| {
+            o.file.with(|f| {
+                f.overrides
+                    .iter()
+                    .map(|o| Relabel {
+                        corpus: o.corpus.clone(),
+                        label: o.new.clone(),
+                    })
+                    .collect()
+            })
+        })
+    })
+}
+
+/// The failures view of a loaded bundle. Its numbers and list are answers of the data's
+/// owner (the loader worker, else the page in the `queries` chunk) to the view's question:
+/// the URL's filters and the re-labels in force. The newest question's answer is shown; the
+/// last one stays meanwhile (`data-pending` says a newer one is on its way).
 #[component]
 pub fn FailuresView(
     /// The loaded bundle.
     bundle: Arc<Bundle>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let names: Vec<String> = bundle
-        .body
-        .corpora
-        .iter()
-        .filter(|c| !c.failure_labels.is_empty())
-        .map(|c| c.name.clone())
-        .collect();
-    if names.is_empty() {
-        return view! {
-            <section class="failures" data-testid="failures-view">
+    let relabels = relabels_in_force();
+    let query = Memo::new(move |_| {
+        let relabels = relabels.get();
+        state.with(|s| FailuresQuery {
+            base: BaseFilter {
+                corpus: s.corpus.clone(),
+                models: s.models.clone(),
+                conf: (s.conf_min, s.conf_max),
+            },
+            filter: s.filter.clone(),
+            cdf_threshold: s.cdf_threshold,
+            relabels,
+        })
+    });
+    let answer = RwSignal::new(FailuresAnswer::default());
+    let answered_for = RwSignal::new(None::<FailuresQuery>);
+    let error = RwSignal::new(None::<String>);
+    let b = bundle.clone();
+    Effect::new(move |_| {
+        let q = query.get();
+        let b = b.clone();
+        spawn_local(async move {
+            let got = ask::<FailuresAnswer>(&b, ViewQuery::Failures(q.clone())).await;
+            if query.try_get_untracked().as_ref() != Some(&q) {
+                return;
+            }
+            match got {
+                Ok(a) => {
+                    answer.set(a);
+                    answered_for.set(Some(q));
+                    error.set(None);
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            }
+        });
+    });
+    let pending = Memo::new(move |_| answered_for.with(|a| a.as_ref() != Some(&query.get())));
+    // 0: waiting for the first answer, 1: no labels, 2: shown.
+    let phase = Memo::new(move |_| match answered_for.with(Option::is_some) {
+        false => 0,
+        true if answer.with(|a| a.corpora.is_empty()) => 1,
+        true => 2,
+    });
+    move || {
+        match phase.get() {
+        0 => view! {
+            <section class="failures" data-testid="failures-view" data-answered="false">
+                <h2>"Failures"</h2>
+                {move || match error.get() {
+                    Some(e) => view! { <p class="error" role="alert">{format!("The failures could not be computed: {e}")}</p> }.into_any(),
+                    None => view! { <p class="notice" role="status" data-testid="failures-loading">"Counting the failures…"</p> }.into_any(),
+                }}
+            </section>
+        }
+        .into_any(),
+        1 => view! {
+            <section class="failures" data-testid="failures-view" data-answered="true">
                 <h2>"Failures"</h2>
                 <p>"This bundle has no failure labels (out/failure_labels.jsonl)."</p>
             </section>
         }
-        .into_any();
+        .into_any(),
+        _ => view! {
+            <FailuresShown bundle=bundle.clone() query=query answer=answer pending=pending error=error />
+        }
+        .into_any(),
     }
-    // On large bundles the view mounts one stage per task (stages.rs): the rows and
-    // aggregates (lazy memos) are first computed when stage 1 mounts.
-    let n_labels = bundle
-        .body
-        .corpora
-        .iter()
-        .map(|c| c.failure_labels.len())
-        .sum();
-    let stage = stage_signal(n_labels);
+    }
+}
+
+/// The view once the first answer is in.
+#[component]
+fn FailuresShown(
+    bundle: Arc<Bundle>,
+    query: Memo<FailuresQuery>,
+    answer: RwSignal<FailuresAnswer>,
+    pending: Memo<bool>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let state = UrlState::use_context();
+    let names = answer.with_untracked(|a| a.corpora.clone());
+    // On large runs the view mounts one stage per task (stages.rs).
+    let stage = stage_signal(answer.with_untracked(|a| a.summary.counts.n));
     prefetch_walk_lists(bundle.clone(), names.clone(), state);
-    let body = StoredValue::new(bundle);
-    let all = Memo::new(move |_| body.with_value(|b| all_rows(b)));
     let prefix = caption("");
     let known = names.clone();
     let base = Memo::new(move |_| {
-        state.with(|s| BaseFilter {
-            corpus: s.corpus.clone().filter(|c| known.contains(c)),
-            models: s.models.clone(),
-            conf: (s.conf_min, s.conf_max),
+        query.with(|q| BaseFilter {
+            corpus: q.base.corpus.clone().filter(|c| known.contains(c)),
+            ..q.base.clone()
         })
     });
-    let kept = Memo::new(move |_| {
-        let f = base.get();
-        body.with_value(|b| {
-            all.with(|rows| {
-                rows.iter()
-                    .filter(|r| f.keeps(b, r))
-                    .copied()
-                    .collect::<Vec<FailRow>>()
-            })
-        })
-    });
-    let models = Memo::new(move |_| {
-        let corpus = base.with(|f| f.corpus.clone());
-        let mut out: Vec<String> = Vec::new();
-        body.with_value(|b| {
-            for c in b
-                .body
-                .corpora
-                .iter()
-                .filter(|c| corpus.as_deref().is_none_or(|n| n == c.name))
-            {
-                for l in &c.failure_labels {
-                    if !out.contains(&l.model) {
-                        out.push(l.model.clone());
-                    }
-                }
-            }
-        });
-        out
-    });
-    let summary = Memo::new(move |_| {
-        let f = base.get();
-        kept.with(|rows| body.with_value(|b| summarise(b, rows, &f)))
-    });
+    let summary = Memo::new(move |_| answer.with(|a| a.summary.clone()));
+    let above = Memo::new(move |_| answer.with(|a| a.above));
+    let listed = Memo::new(move |_| answer.with(|a| a.listed));
+    let models = Memo::new(move |_| answer.with(|a| a.models.clone()));
+    let filter_known = Memo::new(move |_| answer.with(|a| a.filter_known));
     let ct = Memo::new(move |_| state.with(|s| s.cdf_threshold));
-    let above = Memo::new(move |_| {
-        let t = ct.get();
-        kept.with(|rows| body.with_value(|b| cdf_above(b, rows, t)))
-    });
     let filter_text = Memo::new(move |_| state.with(|s| s.filter.clone()));
-    let filter = Memo::new(move |_| filter_text.get().as_deref().and_then(Filter::parse));
-    let listed = Memo::new(move |_| {
-        let Some(f) = filter.get() else {
-            return kept.get();
-        };
-        kept.with(|rows| {
-            body.with_value(|b| rows.iter().filter(|r| f.matches(b, r)).copied().collect())
-        })
-    });
     let settings = Signal::derive(move || {
         let (b, t) = (base.get(), ct.get());
         format!(
@@ -199,12 +232,16 @@ pub fn FailuresView(
     let at = move |k: u8| move || stage.get() >= k;
     let all_charts = move || if at(STAGES)() { "all" } else { "some" };
     view! {
-        <section class="failures" data-testid="failures-view">
+        <section class="failures" data-testid="failures-view" data-answered="true"
+            data-pending=move || pending.get().to_string()>
             <h2>"Failures"</h2>
             {move || (stage.get() < STAGES).then(|| view! {
                 <p class="notice" role="status" data-testid="failures-progress">
                     {format!("Drawing the failures view… {} of {STAGES}", stage.get())}
                 </p>
+            })}
+            {move || error.get().map(|e| view! {
+                <p class="error" role="alert">{format!("The failures could not be updated: {e}")}</p>
             })}
             <Show when=at(1)>
                 <FailureControls corpora=names.clone() models=models />
@@ -238,7 +275,7 @@ pub fn FailuresView(
                 <RuleBlameTable blame=Signal::derive(move || summary.with(|s| s.blame.clone())) caption=cap />
                 <VerdictTable verdicts=Signal::derive(move || summary.with(|s| s.verdicts.clone())) caption=cap />
                 {move || filter_text.get().map(|f| {
-                    let known = filter.get().is_some();
+                    let known = filter_known.get();
                     view! {
                         <p class="chip" data-testid="filter-chip">
                             {if known { "showing " } else { "unknown filter (ignored): " }}
@@ -247,11 +284,10 @@ pub fn FailuresView(
                         </p>
                     }
                 })}
-                <FailureList bundle=body rows=listed caption=cap />
+                <FailureList bundle=bundle.clone() query=query listed=listed caption=cap />
             </Show>
         </section>
     }
-    .into_any()
 }
 
 /// Builds, in idle moments, the walk list (`j` / `k`) a trajectory opened from this view uses

@@ -5,9 +5,9 @@ use leptos::prelude::*;
 use runlens_core::csv::to_csv;
 use runlens_core::metrics::failures::RuleBlame;
 
-use super::rows::RuleVerdicts;
 use crate::components::ExportButtons;
 use crate::state::UrlState;
+use runlens_core::metrics::failures_view::RuleVerdicts;
 
 fn rule_button(rule: String) -> impl IntoView {
     let state = UrlState::use_context();

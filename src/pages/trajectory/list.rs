@@ -6,9 +6,8 @@ use std::sync::Arc;
 
 use runlens_core::audit::audit_queue;
 use runlens_core::bundle::{Bundle, Corpus, FailureLabel, Outcome};
+use runlens_core::metrics::failures_view::{BaseFilter, Filter, Labelled, all_rows};
 
-use crate::pages::failures::filters::Filter;
-use crate::pages::failures::rows::{BaseFilter, all_rows};
 use crate::per_bundle::{Loaded, PerBundle, loaded};
 use crate::state::ViewState;
 
@@ -262,9 +261,10 @@ fn failures_listed<'a>(
         conf: scope.conf,
     };
     let filter = scope.filter.as_deref().and_then(Filter::parse);
-    all_rows(bundle)
+    let b = Labelled::of(&bundle.body);
+    all_rows(b)
         .into_iter()
-        .filter(|r| base.keeps(bundle, r) && filter.as_ref().is_none_or(|f| f.matches(bundle, r)))
+        .filter(|r| base.keeps(b, r) && filter.as_ref().is_none_or(|f| f.matches(b, r)))
         .filter_map(|r| corpus.failure_labels.get(r.label))
         .filter(|l| !pass(l))
         .collect()

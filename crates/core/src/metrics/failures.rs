@@ -127,7 +127,7 @@ pub fn histogram_bin(v: f64, bins: usize, lo: f64, hi: f64) -> Option<usize> {
 }
 
 /// Semantic-rule blame, as the report ranks it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct RuleBlame {
     /// `(rule, count)` for `prevented_by_rule` ∉ {`none`, missing}, by count descending,
     /// ties in first-seen order (Python `Counter.most_common`).

@@ -44,13 +44,13 @@ pub struct FailuresQuery {
 }
 
 /// The answer to a [`FailuresQuery`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct FailuresAnswer {
     /// Corpora with failure labels, in bundle order (empty: the bundle has none).
     pub corpora: Vec<String>,
     /// Models with failure labels in the chosen corpus (every corpus when none), first seen
-    /// first.
-    pub models: Vec<String>,
+    /// first: key and display name.
+    pub models: Vec<(String, String)>,
     /// The aggregates of the rows under the base filter.
     pub summary: FailuresSummary,
     /// Those rows with `correct_despite_fail ≥ cdf_threshold`.
@@ -84,12 +84,13 @@ impl FailuresAnswerer {
             .filter(|&i| !b.labels(i).is_empty())
             .map(|i| body.corpora[i].name.clone())
             .collect();
-        let mut models: Vec<String> = Vec::new();
+        let mut models: Vec<(String, String)> = Vec::new();
         for (i, c) in body.corpora.iter().enumerate() {
             if base.corpus.as_deref().is_none_or(|n| n == c.name) {
                 for l in b.labels(i) {
-                    if !models.contains(&l.model) {
-                        models.push(l.model.clone());
+                    if !models.iter().any(|(k, _)| *k == l.model) {
+                        let name = body.display_name(&l.model).to_owned();
+                        models.push((l.model.clone(), name));
                     }
                 }
             }

@@ -17,7 +17,7 @@ use crate::metrics::fm_shares::{FmShareRow, fm_shares};
 pub type RuleVerdicts = (String, Vec<(String, usize)>);
 
 /// The aggregates of the rows under the base filter.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct FailuresSummary {
     /// Sub-mode, family and bucket counts.
     pub counts: FailureCounts,
