@@ -28,9 +28,9 @@ use crate::yield_now::yield_now;
 
 thread_local! {
     static FULL: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
-    /// A v2 bundle's questions, ranking rows and gate rows, until the whole bundle is in:
-    /// the ranking and gate views are answered from it.
-    static RANKING: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
+    /// A v2 bundle's early tables (questions, ranking rows, labels, gate rows), until the
+    /// whole bundle is in: the ranking, failures and gate views are answered from it.
+    static EARLY: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
     /// Questions that came before the bundle was in.
     static WAITING: RefCell<Vec<(u32, ViewQuery)>> = const { RefCell::new(Vec::new()) };
 }
@@ -109,7 +109,7 @@ fn answerable(query: &ViewQuery) -> Option<Rc<Bundle>> {
     FULL.with_borrow(Clone::clone).or_else(|| {
         query
             .answered_early()
-            .then(|| RANKING.with_borrow(Clone::clone))
+            .then(|| EARLY.with_borrow(Clone::clone))
             .flatten()
     })
 }
@@ -152,13 +152,13 @@ async fn run(request: BundleRequest) {
         post(&head, Some(&body));
         summary_sent.set(true);
     };
-    let ranking = |bundle: Bundle| {
-        RANKING.set(Some(Rc::new(bundle)));
+    let tables = |bundle: Bundle| {
+        EARLY.set(Some(Rc::new(bundle)));
         answer_waiting();
     };
     let early = Early {
         summary: &summary,
-        ranking: &ranking,
+        tables: &tables,
     };
     let loaded = pipeline::load_full(&request, &progress, early, false).await;
     let (mut bundle, mut stats) = match loaded {
@@ -204,7 +204,7 @@ async fn run(request: BundleRequest) {
     }
     let bundle = Rc::new(bundle);
     FULL.set(Some(bundle.clone()));
-    RANKING.set(None);
+    EARLY.set(None);
     answer_waiting();
     // Without the parser's chunk the page keeps the harness rule only (as for a bundle
     // without namespaces).

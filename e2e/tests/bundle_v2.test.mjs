@@ -125,7 +125,7 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
   assert.equal(await header.getAttribute('data-load-v2'), 'true');
   // The end of the file, the manifest's span, then one range per stage (the zip is written
   // in the order they are read): the two corpora's cells columns (the summary), their
-  // questions and rankings with their text (the ranking view), the rest.
+  // questions, rankings, labels and gate rows with their text (the early views), the rest.
   assert.equal(await header.getAttribute('data-load-requests'), '5');
   assert.equal(zip.requests.length, 5);
   assert.match(zip.requests[0], /^\/bundles\/article\.zip bytes=-65633$/);
@@ -148,7 +148,7 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
   await dir.page.context().close();
 });
 
-test('the ranking and gate views show the CLI\'s numbers from the rows read early, before the rest of the bundle is in', async () => {
+test('the ranking, gate and failures views show the CLI\'s numbers from the rows read early, before the rest of the bundle is in', async () => {
   // The CLI's numbers for the view's defaults (k = 10, t = 0.5, harness rule).
   const cli = JSON.parse(execFileSync(BIN, ['metrics', V1, '--json', '--corpus', DEV, '--resamples', '10'],
     { maxBuffer: 64 << 20 }).toString('utf8')).retrieval;
@@ -177,7 +177,21 @@ test('the ranking and gate views show the CLI\'s numbers from the rows read earl
       assert.equal(Number(await el.getAttribute('data-value')), g[key], `${g.model} ${key}`);
     }
   }
-  // Shown while only the summary and the rows read with the rankings were in.
+  // The failures view too, from the labels read with the rankings: every count the CLI gives,
+  // and the first rows of its list.
+  const failures = JSON.parse(execFileSync(BIN, ['metrics', V1, '--json', '--corpus', DEV, '--resamples', '10'],
+    { maxBuffer: 64 << 20 }).toString('utf8')).failures;
+  await page.getByRole('tab', { name: 'Failures' }).click();
+  await page.waitForSelector('[data-testid="failures-view"][data-pending="false"] .failure-charts[data-charts="all"]', { timeout: 60000 });
+  const failureMetric = async (name) => Number(await page.locator(`[data-testid="failures-view"] [data-metric="${name}"]`).first().getAttribute('data-value'));
+  assert.equal(await failureMetric('failures:count'), failures.n);
+  for (const [name, count] of Object.entries(failures.sub_mode)) {
+    assert.equal(await failureMetric(`sub_mode:${name}`), count, name);
+  }
+  assert.equal(await failureMetric('cdf:above'), failures.correct_despite_fail_at_least['0.65']);
+  assert.equal(await failureMetric('failures:listed'), failures.n);
+  await page.waitForSelector('.fail-row[data-trace]', { timeout: 60000 });
+  // Shown while only the summary and the rows read early were in.
   assert.equal(await page.locator('.bundle-header').getAttribute('data-load-summary'), 'true');
   release();
   await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });

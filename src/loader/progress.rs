@@ -79,15 +79,15 @@ pub type OnProgress<'a> = &'a dyn Fn(Progress);
 pub struct Early<'a> {
     /// The summary (body and skeleton length, see [`super::summary`]), from the cells columns.
     pub summary: &'a dyn Fn(Vec<u8>, usize),
-    /// The bundle with only its questions, ranking rows and gate rows
-    /// ([`runlens_core::bundle::v2::read_ranking_tables`]), read next.
-    pub ranking: &'a dyn Fn(Bundle),
+    /// The bundle with only its questions, ranking rows, failure and FM labels and gate rows
+    /// ([`runlens_core::bundle::v2::read_early_tables`]), read next.
+    pub tables: &'a dyn Fn(Bundle),
 }
 
 impl Early<'_> {
     /// Hands nothing over (loads that show only the whole bundle).
     pub const NONE: Early<'static> = Early {
         summary: &|_, _| {},
-        ranking: &|_| {},
+        tables: &|_| {},
     };
 }

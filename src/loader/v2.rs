@@ -10,7 +10,7 @@ use futures::StreamExt;
 use js_sys::Uint8Array;
 use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::facts::is_cells_path;
-use runlens_core::bundle::v2::is_ranking_table_path;
+use runlens_core::bundle::v2::is_early_table_path;
 use runlens_core::bundle::v2::text::inflate;
 use runlens_core::bundle::v2::zip_index::{
     self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
@@ -245,22 +245,22 @@ pub async fn load_zip(
         spans: &spans,
         at: &at,
     };
-    // The cells columns first (the summary needs nothing else), then the questions and
-    // rankings and gate rows (the ranking and gate views need nothing else), then everything
-    // else.
+    // The cells columns first (the summary needs nothing else), then the questions,
+    // rankings, labels and gate rows (the ranking, failures and gate views need nothing
+    // else), then everything else.
     let all = wanted.clone();
     let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
         wanted.into_iter().partition(|e| is_cells_path(&e.name));
     let (ranking, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) = rest
         .into_iter()
-        .partition(|e| is_ranking_table_path(&e.name));
+        .partition(|e| is_early_table_path(&e.name));
     zip.fetch(&cells, &all, &mut memory, &mut count, &downloading)
         .await?;
     let mut inflated = HashSet::new();
     send_summary(name, &manifest, &mut memory, &mut inflated, early).await?;
     zip.fetch(&ranking, &all, &mut memory, &mut count, &downloading)
         .await?;
-    send_ranking(name, &manifest, &mut memory, &mut inflated, early).await?;
+    send_early_tables(name, &manifest, &mut memory, &mut inflated, early).await?;
     zip.fetch(&rest, &all, &mut memory, &mut count, &downloading)
         .await?;
     let download_ms = now_ms() - t0;
@@ -377,21 +377,22 @@ pub async fn load_dir(
     };
     let mut memory = MemoryEntries::default();
     memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
-    // The cells columns first (the summary needs nothing else), then the questions and
-    // rankings and gate rows (the ranking and gate views), then everything else.
+    // The cells columns first (the summary needs nothing else), then the questions,
+    // rankings, labels and gate rows (the ranking, failures and gate views), then everything
+    // else.
     let (cells, rest): (Vec<&str>, Vec<&str>) = manifest
         .entries
         .iter()
         .map(|e| e.path.as_str())
         .partition(|p| is_cells_path(p));
     let (ranking, rest): (Vec<&str>, Vec<&str>) =
-        rest.into_iter().partition(|p| is_ranking_table_path(p));
+        rest.into_iter().partition(|p| is_early_table_path(p));
     let mut done = 0;
     let mut inflated = HashSet::new();
     for (i, batch) in [cells, ranking, rest].into_iter().enumerate() {
         match i {
             1 => send_summary(name, &manifest, &mut memory, &mut inflated, early).await?,
-            2 => send_ranking(name, &manifest, &mut memory, &mut inflated, early).await?,
+            2 => send_early_tables(name, &manifest, &mut memory, &mut inflated, early).await?,
             _ => {}
         }
         let mut fetches = futures::stream::iter(batch.into_iter().map(|path| {
@@ -441,10 +442,10 @@ async fn send_summary(
     Ok(())
 }
 
-/// Hands the bundle with only its questions, ranking rows and gate rows to `early.ranking`
-/// (the ranking and gate views are answered from it while the rest is read); a damaged entry
-/// is the load's error.
-async fn send_ranking(
+/// Hands the bundle with only its questions, ranking rows, labels and gate rows to
+/// `early.tables` (the ranking, failures and gate views are answered from it while the rest
+/// is read); a damaged entry is the load's error.
+async fn send_early_tables(
     name: &str,
     manifest: &Manifest,
     memory: &mut MemoryEntries,
@@ -455,10 +456,10 @@ async fn send_ranking(
         .await
         .map_err(|e| invalid(name, e))?;
     let memory = &*memory;
-    let partial = split_call!(v2_read_ranking(memory))
+    let partial = split_call!(v2_read_early(memory))
         .map_err(|e| invalid(name, e))?
         .map_err(|e| invalid(name, e))?;
-    (early.ranking)(partial);
+    (early.tables)(partial);
     Ok(())
 }
 
@@ -563,10 +564,10 @@ split_point! {
     }
 }
 split_point! {
-    /// A `runlens.bundle/2` with only its questions and ranking rows, from entries checked
-    /// and inflated already (copied: the whole bundle is read from them later).
-    v2: fn v2_read_ranking(entries: &MemoryEntries) -> Result<Bundle, V2Error> {
-        runlens_core::bundle::v2::read_ranking_tables(
+    /// A `runlens.bundle/2` with only its early tables (`read_early_tables`), from entries
+    /// checked and inflated already (copied: the whole bundle is read from them later).
+    v2: fn v2_read_early(entries: &MemoryEntries) -> Result<Bundle, V2Error> {
+        runlens_core::bundle::v2::read_early_tables(
             &mut runlens_core::bundle::v2::CopiedEntries(entries),
         )
     }

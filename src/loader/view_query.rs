@@ -48,13 +48,10 @@ pub enum ViewQuery {
 }
 
 impl ViewQuery {
-    /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings and gate
-    /// rows: [`runlens_core::bundle::v2::read_ranking_tables`]) answer it; a ranking
-    /// question's list of cells and the failures view need the whole bundle.
+    /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings, labels
+    /// and gate rows: [`runlens_core::bundle::v2::read_early_tables`]) answer it; a ranking
+    /// question's list of cells needs the whole bundle.
     pub fn answered_early(&self) -> bool {
-        matches!(
-            self,
-            ViewQuery::Ranking(_) | ViewQuery::Gate(_) | ViewQuery::GateFired { .. }
-        )
+        !matches!(self, ViewQuery::RankingQuestion { .. })
     }
 }

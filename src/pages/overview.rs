@@ -34,7 +34,7 @@ pub fn Overview(
     #[prop(optional)]
     stats: LoadStats,
     /// A v2 bundle's summary, while only it is in (`bundle` is then its head): the
-    /// leaderboard shows its rows, the ranking and gate views ask the worker (which has their
+    /// leaderboard shows its rows, the ranking, failures and gate views ask the worker (which has their
     /// rows soon after), the other views wait for the whole bundle.
     #[prop(default = None)]
     summary: Option<Summary>,
@@ -82,9 +82,9 @@ pub fn Overview(
         release_focus_in_main();
         match tab {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
-            // These views' answers come from the worker, which reads the rankings and gate
-            // rows right after the summary: they need not wait for the rest.
-            Tab::Ranking | Tab::Gate => lazy_view(tab, bundle.clone()),
+            // These views' answers come from the worker, which reads the rankings, labels
+            // and gate rows right after the summary: they need not wait for the rest.
+            Tab::Ranking | Tab::Failures | Tab::Gate => lazy_view(tab, bundle.clone()),
             _ if waiting => view! { <RestLoading /> }.into_any(),
             other => lazy_view(other, bundle.clone()),
         }

@@ -335,7 +335,8 @@ mod zip_index {
             .unwrap()
             .into_inner();
         // In the zip's order, as the browser reads it: the manifest, the cells columns, the
-        // questions, rankings and gate rows with their text, the other columns, the other text.
+        // questions, rankings, labels and gate rows with their text, the other columns, the
+        // other text.
         let mut all = vec![(MANIFEST.to_owned(), manifest)];
         all.extend(
             zip_order(&list)
@@ -344,7 +345,7 @@ mod zip_index {
         );
         let names: Vec<&str> = all.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(
-            names[..8],
+            names[..12],
             [
                 MANIFEST,
                 "corpora/0/cells.cols.gz",
@@ -352,6 +353,10 @@ mod zip_index {
                 "corpora/0/questions.text/0.gz",
                 "corpora/0/rankings.cols.gz",
                 "corpora/0/rankings.text/0.gz",
+                "corpora/0/failure_labels.cols.gz",
+                "corpora/0/failure_labels.text/0.gz",
+                "corpora/0/fm_labels.cols.gz",
+                "corpora/0/fm_labels.text/0.gz",
                 "corpora/0/gate_rows.cols.gz",
                 "corpora/0/gate_rows.text/0.gz",
             ]
@@ -361,7 +366,7 @@ mod zip_index {
             .position(|(p, _)| p.contains("results.text/") || p.contains("cells.text/"))
             .unwrap();
         assert!(all[text_from..].iter().all(|(p, _)| p.contains(".text/")));
-        assert!(all[8..text_from].iter().all(|(p, _)| !p.contains(".text/")));
+        assert!(all[12..text_from].iter().all(|(p, _)| !p.contains(".text/")));
         (zip, all)
     }
 
@@ -622,11 +627,10 @@ fn entries_inflated_by_the_caller_read_back_the_same_bundle_and_facts() {
 }
 
 #[test]
-fn the_early_tables_alone_read_the_questions_rankings_and_gate_rows_of_the_whole_bundle() {
+fn the_early_tables_alone_read_the_questions_rankings_labels_and_gate_rows_of_the_whole_bundle() {
     use runlens_core::bundle::v2::text::inflate;
     use runlens_core::bundle::v2::{
-        CopiedEntries, MemoryEntries, is_ranking_table_path, read_bundle_inflated,
-        read_ranking_tables,
+        CopiedEntries, MemoryEntries, is_early_table_path, read_bundle_inflated, read_early_tables,
     };
     let bundle = dev_bundle();
     let (manifest_bytes, entries) = write_entries(&bundle).unwrap();
@@ -639,14 +643,18 @@ fn the_early_tables_alone_read_the_questions_rankings_and_gate_rows_of_the_whole
             e.bytes.clone()
         }
     };
-    // Only the manifest and the ranking tables are in, as in the browser after the summary.
+    // Only the manifest and the early tables are in, as in the browser after the summary.
     let (ranking, rest): (Vec<&Entry>, Vec<&Entry>) =
-        entries.iter().partition(|e| is_ranking_table_path(&e.path));
+        entries.iter().partition(|e| is_early_table_path(&e.path));
     let mut names: Vec<&str> = ranking.iter().map(|e| e.path.as_str()).collect();
     names.sort_unstable();
     assert_eq!(
         names,
         [
+            "corpora/0/failure_labels.cols.gz",
+            "corpora/0/failure_labels.text/0.gz",
+            "corpora/0/fm_labels.cols.gz",
+            "corpora/0/fm_labels.text/0.gz",
             "corpora/0/gate_rows.cols.gz",
             "corpora/0/gate_rows.text/0.gz",
             "corpora/0/questions.cols.gz",
@@ -658,7 +666,7 @@ fn the_early_tables_alone_read_the_questions_rankings_and_gate_rows_of_the_whole
     for e in &ranking {
         memory.0.insert(e.path.clone(), inflated(e));
     }
-    let partial = read_ranking_tables(&mut CopiedEntries(&memory)).unwrap();
+    let partial = read_early_tables(&mut CopiedEntries(&memory)).unwrap();
     assert_eq!(partial.content_hash, bundle.content_hash);
     assert_eq!(partial.body.universe, bundle.body.universe);
     assert_eq!(partial.body.namespaces, bundle.body.namespaces);
@@ -667,8 +675,11 @@ fn the_early_tables_alone_read_the_questions_rankings_and_gate_rows_of_the_whole
     assert_eq!(got.questions, want.questions);
     assert_eq!(got.rankings, want.rankings);
     assert_eq!(got.gate_rows, want.gate_rows);
+    assert_eq!(got.failure_labels, want.failure_labels);
+    assert_eq!(got.fm_labels, want.fm_labels);
     assert!(!want.gate_rows.is_empty(), "the test bundle has gate rows");
-    assert!(got.results.is_empty() && got.failure_labels.is_empty() && got.fm_labels.is_empty());
+    assert!(!want.failure_labels.is_empty() && !want.fm_labels.is_empty());
+    assert!(got.results.is_empty());
     // Copied, not taken: the whole bundle still reads from the same entries.
     for e in &rest {
         memory.0.insert(e.path.clone(), inflated(e));
@@ -681,6 +692,6 @@ fn the_early_tables_alone_read_the_questions_rankings_and_gate_rows_of_the_whole
         "manifest.json",
         "questions.cols.gz",
     ] {
-        assert!(!is_ranking_table_path(other), "{other}");
+        assert!(!is_early_table_path(other), "{other}");
     }
 }

@@ -31,8 +31,8 @@ use serde::{Deserialize, Serialize};
 
 pub use read::{
     CopiedEntries, DirEntries, EntrySource, MemoryEntries, check_digest, check_entry, check_size,
-    head_bundle, is_ranking_table_path, parse_manifest, read_bundle, read_bundle_inflated,
-    read_manifest, read_ranking_tables,
+    head_bundle, is_early_table_path, parse_manifest, read_bundle, read_bundle_inflated,
+    read_manifest, read_early_tables,
 };
 pub use write::{Entry, write_entries};
 

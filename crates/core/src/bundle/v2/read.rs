@@ -58,7 +58,7 @@ impl EntrySource for MemoryEntries {
 }
 
 /// Entries in memory, read without taking them (each read copies): for a partial read that
-/// a whole read of the same entries follows ([`read_ranking_tables`]).
+/// a whole read of the same entries follows ([`read_early_tables`]).
 pub struct CopiedEntries<'a>(pub &'a MemoryEntries);
 
 impl EntrySource for CopiedEntries<'_> {
@@ -415,11 +415,12 @@ pub fn read_bundle_inflated(source: &mut dyn EntrySource) -> Result<Bundle, V2Er
     read(source, true)
 }
 
-/// The bundle with only each corpus's questions, ranking rows and gate rows (every other row
-/// list empty; names, models and the head as in the whole bundle): what the table-ranking
-/// and gate views compute from, readable before the cells' text is in. `source` as for
-/// [`read_bundle_inflated`]: its `.gz` entries checked and inflated already.
-pub fn read_ranking_tables(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
+/// The bundle with only each corpus's questions, ranking rows, failure labels, FM labels and
+/// gate rows (the cells and results empty; names, models and the head as in the whole
+/// bundle): what the table-ranking, failures and gate views compute from, readable before
+/// the cells' text is in. `source` as for [`read_bundle_inflated`]: its `.gz` entries
+/// checked and inflated already.
+pub fn read_early_tables(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
     read_with(source, true, false, &|files, info| {
         let dir = info.dir.as_str();
         let rows = |name: &str| info.rows.get(name).copied();
@@ -428,21 +429,30 @@ pub fn read_ranking_tables(source: &mut dyn EntrySource) -> Result<Bundle, V2Err
             models: info.models.clone(),
             questions: Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?,
             rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed()?,
+            failure_labels: Loaded::load(files, dir, FAILURE_LABELS, rows("failure_labels"))?
+                .typed()?,
+            fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed()?,
             gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed()?,
             ..Corpus::default()
         })
     })
 }
 
-/// Whether the entry at `path` is one [`read_ranking_tables`] reads: a questions, rankings or
-/// gate rows table (`corpora/<i>/<table>.cols.gz`) or one of its text chunks
-/// (`corpora/<i>/<table>.text/<n>.gz`).
-pub fn is_ranking_table_path(path: &str) -> bool {
+/// Whether the entry at `path` is one [`read_early_tables`] reads: a questions, rankings,
+/// failure labels, FM labels or gate rows table (`corpora/<i>/<table>.cols.gz`) or one of its
+/// text chunks (`corpora/<i>/<table>.text/<n>.gz`).
+pub fn is_early_table_path(path: &str) -> bool {
     let mut parts = path.split('/');
     let (Some("corpora"), Some(_), Some(name)) = (parts.next(), parts.next(), parts.next()) else {
         return false;
     };
-    [QUESTIONS.name, RANKINGS.name, GATE_ROWS.name]
+    [
+        QUESTIONS.name,
+        RANKINGS.name,
+        FAILURE_LABELS.name,
+        FM_LABELS.name,
+        GATE_ROWS.name,
+    ]
         .iter()
         .any(|t| {
             name.strip_prefix(t)

@@ -10,7 +10,7 @@ use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
 use super::facts::is_cells_path;
-use super::read::{EntrySource, is_ranking_table_path};
+use super::read::{EntrySource, is_early_table_path};
 use super::write::Entry;
 use super::{MANIFEST, V2Error};
 
@@ -46,14 +46,14 @@ pub fn is_text_chunk(path: &str) -> bool {
 
 /// The order of `entries` in the zip (after the manifest), in the order a browser reads
 /// them, so that each of its stages is one contiguous byte range: the cells columns (the
-/// leaderboard's summary), the questions, rankings and gate rows tables with their text (the
-/// ranking and gate views), every other entry but the text chunks, then the other text chunks; each group in
+/// leaderboard's summary), the questions, rankings, failure labels, FM labels and gate rows
+/// tables with their text (the ranking, failures and gate views), every other entry but the text chunks, then the other text chunks; each group in
 /// the manifest's order.
 pub fn zip_order(entries: &[Entry]) -> Vec<&Entry> {
     let group = |e: &Entry| {
         if is_cells_path(&e.path) {
             0
-        } else if is_ranking_table_path(&e.path) {
+        } else if is_early_table_path(&e.path) {
             1
         } else if is_text_chunk(&e.path) {
             3
