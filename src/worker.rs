@@ -14,7 +14,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::chunks::{LocalTask, split_call, split_point};
 use crate::clock::now_ms;
-use crate::derived::answers::answer_query;
+use crate::derived::answers::answer_query_json;
 use crate::loader::boards;
 use crate::loader::detail::CellDetail;
 use crate::loader::digest::verify_bundle_fast;
@@ -23,7 +23,6 @@ use crate::loader::progress::Early;
 use crate::loader::protocol::{self, FromWorker, ToWorker};
 use crate::loader::request::BundleRequest;
 use crate::loader::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
-use crate::loader::view_query::ViewQuery;
 use crate::yield_now::yield_now;
 
 thread_local! {
@@ -31,8 +30,9 @@ thread_local! {
     /// A v2 bundle's early tables (questions, ranking rows, labels, gate rows), until the
     /// whole bundle is in: the ranking, failures and gate views are answered from it.
     static EARLY: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
-    /// Questions that came before the bundle was in.
-    static WAITING: RefCell<Vec<(u32, ViewQuery)>> = const { RefCell::new(Vec::new()) };
+    /// Questions that came before the bundle was in: id, whether the early tables answer it,
+    /// the question's JSON.
+    static WAITING: RefCell<Vec<Waiting>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Entry point of the worker (`start_loader_worker` in src/main.rs): installs the message
@@ -96,48 +96,47 @@ fn handle(ev: &MessageEvent) {
             });
             post(&FromWorker::Detail { id }, Some(&json));
         }
-        ToWorker::Query { id, query } => match answerable(&query) {
-            Some(bundle) => wasm_bindgen_futures::spawn_local(answer(bundle, id, query)),
-            None => WAITING.with_borrow_mut(|w| w.push((id, query))),
-        },
+        ToWorker::Query { id, early } => {
+            let query = message.body.unwrap_or_default();
+            match answerable(early) {
+                Some(bundle) => wasm_bindgen_futures::spawn_local(answer(bundle, id, query)),
+                None => WAITING.with_borrow_mut(|w| w.push((id, early, query))),
+            }
+        }
     }
 }
 
-/// The bundle `query` can be answered from now: the whole one, or the rows read ahead of it
-/// when they answer it ([`ViewQuery::answered_early`]; `None`: wait).
-fn answerable(query: &ViewQuery) -> Option<Rc<Bundle>> {
-    FULL.with_borrow(Clone::clone).or_else(|| {
-        query
-            .answered_early()
-            .then(|| EARLY.with_borrow(Clone::clone))
-            .flatten()
-    })
+/// A question waiting for the bundle: id, whether the early tables answer it, its JSON.
+type Waiting = (u32, bool, Vec<u8>);
+
+/// The bundle a question can be answered from now: the whole one, or the rows read ahead of
+/// it when they answer it (`early`: the page's `ViewQuery::answered_early`; `None`: wait).
+fn answerable(early: bool) -> Option<Rc<Bundle>> {
+    FULL.with_borrow(Clone::clone)
+        .or_else(|| early.then(|| EARLY.with_borrow(Clone::clone)).flatten())
 }
 
 /// Answers the questions waiting for what came in.
 fn answer_waiting() {
     let waiting = WAITING.take();
     let mut still = Vec::new();
-    for (id, query) in waiting {
-        match answerable(&query) {
+    for (id, early, query) in waiting {
+        match answerable(early) {
             Some(bundle) => wasm_bindgen_futures::spawn_local(answer(bundle, id, query)),
-            None => still.push((id, query)),
+            None => still.push((id, early, query)),
         }
     }
     WAITING.with_borrow_mut(|w| w.extend(still));
 }
 
 /// Answers a view's question about the bundle this worker holds.
-async fn answer(bundle: Rc<Bundle>, id: u32, query: ViewQuery) {
-    match split_call!(answer_query(&bundle, &query)) {
+async fn answer(bundle: Rc<Bundle>, id: u32, query: Vec<u8>) {
+    let answer = split_call!(answer_query_json(&bundle, &query))
+        .map_err(|e| e.to_string())
+        .and_then(|a| a);
+    match answer {
         Ok(json) => post(&FromWorker::Answer { id, error: None }, Some(&json)),
-        Err(e) => post(
-            &FromWorker::Answer {
-                id,
-                error: Some(e.to_string()),
-            },
-            None,
-        ),
+        Err(e) => post(&FromWorker::Answer { id, error: Some(e) }, None),
     }
 }
 

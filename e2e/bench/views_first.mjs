@@ -5,6 +5,7 @@
 //   - ranking: its curve chart has drawn pixels,
 //   - gate: its table shows counts (`gate:(all):net`), and then its bootstrap intervals
 //     (`data-ci-ready="true"`),
+//   - failures: every chart has mounted for the newest question and the list shows rows,
 // and whether the whole bundle was in by then (`data-load-summary="false"`) or only a v2
 // summary. Prints a markdown table of medians and the JSON of every run.
 //
@@ -16,6 +17,7 @@ import { benchArgs, drawn } from './common.mjs';
 
 const { runs, serveArgs, targets } = benchArgs(process.argv.slice(2), 5);
 const LONG = 600000;
+const VIEWS = ['leaderboard', 'ranking', 'gate', 'failures'];
 const whole = (page) => page.$eval('.bundle-header', (h) => h.dataset.loadSummary === 'false');
 
 const server = await startServer(serveArgs);
@@ -23,7 +25,7 @@ const results = [];
 try {
   for (let r = 0; r < runs; r += 1) {
     for (const { name, url } of targets) {
-      for (const view of ['leaderboard', 'ranking', 'gate']) {
+      for (const view of VIEWS) {
         const browser = await launch();
         const { page } = await newPage(browser, { viewport: { width: 1440, height: 900 } });
         const t0 = Date.now();
@@ -34,6 +36,10 @@ try {
           row.shownMs = Date.now() - t0;
         } else if (view === 'ranking') {
           await page.waitForFunction(drawn, '[data-testid="ranking-view"]', { timeout: LONG, polling: 50 });
+          row.shownMs = Date.now() - t0;
+        } else if (view === 'failures') {
+          await page.waitForSelector('[data-testid="failures-view"][data-pending="false"] .failure-charts[data-charts="all"]', { timeout: LONG });
+          await page.waitForSelector('.fail-row[data-trace]', { timeout: LONG });
           row.shownMs = Date.now() - t0;
         } else {
           await page.waitForSelector('[data-testid="gate-view"] [data-metric="gate:(all):net"]', { timeout: LONG });
@@ -56,7 +62,7 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 console.log('| bundle | view | shown, ms from navigation | whole bundle in by then (runs) | gate intervals, ms |');
 console.log('|---|---|---|---|---|');
 for (const { name } of targets) {
-  for (const view of ['leaderboard', 'ranking', 'gate']) {
+  for (const view of VIEWS) {
     const rs = results.filter((x) => x.name === name && x.view === view);
     const ints = rs.map((x) => x.intervalsMs).filter((x) => x !== undefined);
     console.log(`| ${name} | ${view} | ${median(rs.map((x) => x.shownMs))} | ${rs.filter((x) => x.wholeAtShown).length} of ${rs.length} | ${ints.length ? median(ints) : ''} |`);

@@ -77,6 +77,16 @@ split_point! {
     }
 }
 
+split_point! {
+    /// The answer to a question as the loader worker receives it (its JSON), read in the
+    /// `queries` chunk too: reading the questions is no work for the first load.
+    queries: fn answer_query_json(bundle: &Bundle, query: &[u8]) -> Result<Vec<u8>, String> {
+        serde_json::from_slice::<ViewQuery>(query)
+            .map(|query| answer_json(bundle, &query))
+            .map_err(|e| format!("loader: a malformed question ({e})"))
+    }
+}
+
 /// Asks the owner of the shown data `query` about `bundle` (the bundle the view was given):
 /// the loader worker when it loaded that bundle, else the page itself.
 pub async fn ask<T: DeserializeOwned>(

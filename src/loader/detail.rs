@@ -57,12 +57,17 @@ pub async fn cell_detail(
         return Ok(CellDetail::of(&bundle, corpus, model, trace_id));
     }
     let worker = worker.ok_or_else(none)?;
-    let bytes = ask_worker(&worker, &state, |id| ToWorker::Detail {
-        id,
-        corpus: corpus.to_owned(),
-        model: model.to_owned(),
-        trace_id: trace_id.to_owned(),
-    })
+    let bytes = ask_worker(
+        &worker,
+        &state,
+        |id| ToWorker::Detail {
+            id,
+            corpus: corpus.to_owned(),
+            model: model.to_owned(),
+            trace_id: trace_id.to_owned(),
+        },
+        None,
+    )
     .await?;
     serde_json::from_slice(&bytes)
         .map_err(|e| LoadError::Loader(format!("loader: a malformed cell detail ({e})")))
@@ -80,8 +85,18 @@ pub async fn ask_holder(
             .filter(|c| c.state.borrow().holds(bundle))
             .and_then(|c| c.worker.clone().map(|w| (w, c.state.clone())))
     })?;
-    let query = query.clone();
-    Some(ask_worker(&worker, &state, |id| ToWorker::Query { id, query }).await)
+    let early = query.answered_early();
+    // Plain data: writing it cannot fail.
+    let body = serde_json::to_vec(query).unwrap_or_default();
+    Some(
+        ask_worker(
+            &worker,
+            &state,
+            |id| ToWorker::Query { id, early },
+            Some(&body),
+        )
+        .await,
+    )
 }
 
 /// Sends the worker the request `head(id)` and waits for the answer's body (the answers to
@@ -90,6 +105,7 @@ async fn ask_worker(
     worker: &web_sys::Worker,
     state: &Rc<RefCell<State>>,
     head: impl FnOnce(u32) -> ToWorker,
+    body: Option<&[u8]>,
 ) -> Result<Vec<u8>, LoadError> {
     let id = {
         let mut s = state.borrow_mut();
@@ -101,7 +117,7 @@ async fn ask_worker(
     if let Some(resolve) = resolve_fn {
         state.borrow_mut().pending.insert(id, resolve);
     }
-    let (message, transfer) = protocol::encode(&head(id), None, &[]);
+    let (message, transfer) = protocol::encode(&head(id), body, &[]);
     worker
         .post_message_with_transfer(&message, &transfer)
         .map_err(|_| LoadError::Loader("the loader is not running".to_owned()))?;

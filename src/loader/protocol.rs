@@ -12,7 +12,6 @@ use wasm_bindgen::{JsCast, JsValue};
 use super::progress::Progress;
 use super::request::LoadStats;
 use super::split::ChunkKey;
-use super::view_query::ViewQuery;
 
 /// Page → worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -36,12 +35,14 @@ pub enum ToWorker {
         /// Question key.
         trace_id: String,
     },
-    /// Answer a view's question from the bundle the worker holds (see [`super::queries`]).
+    /// Answer a view's question (`body`: the JSON of a [`super::view_query::ViewQuery`],
+    /// read in the `queries` chunk with the answer) from the bundle the worker holds.
     Query {
         /// Request id, echoed in the answer.
         id: u32,
-        /// The question.
-        query: ViewQuery,
+        /// Whether a v2 bundle's early tables answer it
+        /// ([`super::view_query::ViewQuery::answered_early`]); else the whole bundle does.
+        early: bool,
     },
 }
 

@@ -251,9 +251,8 @@ pub async fn load_zip(
     let all = wanted.clone();
     let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
         wanted.into_iter().partition(|e| is_cells_path(&e.name));
-    let (ranking, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) = rest
-        .into_iter()
-        .partition(|e| is_early_table_path(&e.name));
+    let (ranking, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
+        rest.into_iter().partition(|e| is_early_table_path(&e.name));
     zip.fetch(&cells, &all, &mut memory, &mut count, &downloading)
         .await?;
     let mut inflated = HashSet::new();

@@ -366,7 +366,11 @@ mod zip_index {
             .position(|(p, _)| p.contains("results.text/") || p.contains("cells.text/"))
             .unwrap();
         assert!(all[text_from..].iter().all(|(p, _)| p.contains(".text/")));
-        assert!(all[12..text_from].iter().all(|(p, _)| !p.contains(".text/")));
+        assert!(
+            all[12..text_from]
+                .iter()
+                .all(|(p, _)| !p.contains(".text/"))
+        );
         (zip, all)
     }
 

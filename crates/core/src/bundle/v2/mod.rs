@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 pub use read::{
     CopiedEntries, DirEntries, EntrySource, MemoryEntries, check_digest, check_entry, check_size,
     head_bundle, is_early_table_path, parse_manifest, read_bundle, read_bundle_inflated,
-    read_manifest, read_early_tables,
+    read_early_tables, read_manifest,
 };
 pub use write::{Entry, write_entries};
 

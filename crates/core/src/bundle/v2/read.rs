@@ -453,11 +453,11 @@ pub fn is_early_table_path(path: &str) -> bool {
         FM_LABELS.name,
         GATE_ROWS.name,
     ]
-        .iter()
-        .any(|t| {
-            name.strip_prefix(t)
-                .is_some_and(|rest| rest == ".cols.gz" || rest == ".text")
-        })
+    .iter()
+    .any(|t| {
+        name.strip_prefix(t)
+            .is_some_and(|rest| rest == ".cols.gz" || rest == ".text")
+    })
 }
 
 type ReadCorpus = dyn Fn(&mut Checked<'_>, &CorpusInfo) -> Result<Corpus, V2Error>;
