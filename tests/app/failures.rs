@@ -174,6 +174,13 @@ async fn counts_are_exact_under_corpus_and_confidence_filters() {
     assert_eq!(metric(&host, "rule:none"), Some(3.0));
     assert_eq!(metric(&host, "violation:reference_date"), Some(1.0));
     assert_eq!(metric(&host, "failures:listed"), Some(5.0));
+    // The headline reads words; its keys stay in data-metric.
+    let terms: Vec<String> = {
+        let dts = host.query_selector_all(".failures .headline dt").unwrap();
+        (0..dts.length()).map(|i| dts.item(i).unwrap().text_content().unwrap()).collect()
+    };
+    assert_eq!(terms[..3], ["failures", "FM1 no attempt", "FM2 wrong plan"]);
+    assert!(terms.iter().all(|t| !t.contains("fm_bucket:")), "{terms:?}");
     // The FM heatmap is drawn (dev has FM labels).
     assert!(host.query_selector("#fail-fm").unwrap().is_some());
 

@@ -247,7 +247,7 @@ fn FailuresShown(
                 <FailureControls corpora=names.clone() models=models />
                 <dl class="headline">
                     {move || headline().into_iter().map(|(name, value)| view! {
-                        <div><dt>{name.clone()}</dt><dd><MetricValue name=name value=value digits=0 /></dd></div>
+                        <div><dt>{headline_label(&name)}</dt><dd><MetricValue name=name value=value digits=0 /></dd></div>
                     }).collect_view()}
                     <div>
                         <dt>{move || format!("correct_despite_fail ≥ {}", format_threshold(ct.get()))}</dt>
@@ -287,6 +287,16 @@ fn FailuresShown(
                 <FailureList bundle=bundle.clone() query=query listed=listed caption=cap />
             </Show>
         </section>
+    }
+}
+
+/// The words shown for a headline figure (its `data-metric` key stays as it is):
+/// `failures:count` reads "failures", `fm_bucket:FM2 wrong plan` reads "FM2 wrong plan".
+pub fn headline_label(key: &str) -> String {
+    match key.split_once(':') {
+        Some(("failures", "count")) => "failures".to_owned(),
+        Some((_, rest)) => rest.to_owned(),
+        None => key.to_owned(),
     }
 }
 
