@@ -7,6 +7,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use runlens_core::audit::AuditAnswerer;
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::failures_view::FailuresAnswerer;
 use runlens_core::metrics::gate_view::{self, GateAnswerer};
@@ -26,6 +27,7 @@ struct Answerers {
     ranking: RankingAnswerer,
     gate: GateAnswerer,
     failures: FailuresAnswerer,
+    audit: AuditAnswerer,
 }
 
 thread_local! {
@@ -63,6 +65,7 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
                 serde_json::to_vec(&answerers.failures.page(body, query, *start, *end))
             }
             ViewQuery::FailuresCsv(q) => serde_json::to_vec(&answerers.failures.csv(body, q)),
+            ViewQuery::Audit(q) => serde_json::to_vec(&answerers.audit.answer(body, q)),
         };
         // Answers are plain data (no maps with non-string keys): writing them cannot fail.
         json.unwrap_or_default()

@@ -1,6 +1,7 @@
 //! The views' questions ([`ViewQuery`]), as the page sends them to the loader worker (see
 //! [`crate::derived::answers`] for who answers them).
 
+use runlens_core::audit::AuditQuery;
 use runlens_core::metrics::failures_view::FailuresQuery;
 use runlens_core::metrics::gate_view::GateQuery;
 use runlens_core::metrics::ranking_view::RankingQuery;
@@ -45,13 +46,19 @@ pub enum ViewQuery {
     },
     /// The failures view's whole list as CSV (a JSON string).
     FailuresCsv(FailuresQuery),
+    /// The audit view's queue ([`runlens_core::audit::AuditAnswer`]).
+    Audit(AuditQuery),
 }
 
 impl ViewQuery {
     /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings, labels
     /// and gate rows: [`runlens_core::bundle::v2::read_early_tables`]) answer it; a ranking
-    /// question's list of cells needs the whole bundle.
+    /// question's list of cells and the audit queue (which reads the cells' outcomes and
+    /// votes) need the whole bundle.
     pub fn answered_early(&self) -> bool {
-        !matches!(self, ViewQuery::RankingQuestion { .. })
+        !matches!(
+            self,
+            ViewQuery::RankingQuestion { .. } | ViewQuery::Audit(_)
+        )
     }
 }

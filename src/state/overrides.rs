@@ -12,7 +12,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::{Bundle, FailureLabel};
 use runlens_core::overrides::{
-    LabelOverride, OverridesFile, WhatChanged, apply_overrides, what_changed,
+    LabelOverride, OverridesFile, Relabel, WhatChanged, apply_overrides, what_changed,
 };
 
 use super::UrlState;
@@ -257,6 +257,25 @@ impl OverridesState {
             .set(Some((corpus.to_owned(), changed.clone())));
         Ok(changed)
     }
+}
+
+/// The re-labels in force, as the views' questions carry them (none without an overrides
+/// state, e.g. a view mounted alone).
+pub fn relabels_in_force() -> Memo<Vec<Relabel>> {
+    let overrides = use_context::<OverridesState>();
+    Memo::new(move |_| {
+        overrides.map_or_else(Vec::new, |o| {
+            o.file.with(|f| {
+                f.overrides
+                    .iter()
+                    .map(|o| Relabel {
+                        corpus: o.corpus.clone(),
+                        label: o.new.clone(),
+                    })
+                    .collect()
+            })
+        })
+    })
 }
 
 /// The failure label of one cell.

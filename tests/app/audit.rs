@@ -101,9 +101,12 @@ fn mount(bundle: Arc<Bundle>, state: ViewState) -> Mounted {
     }
 }
 
+/// Lets the queue's question be answered (in the page, as no worker holds these bundles)
+/// and the view update.
 async fn settle() {
     for _ in 0..4 {
         leptos::task::tick().await;
+        sleep(0).await;
     }
 }
 

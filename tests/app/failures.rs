@@ -177,7 +177,9 @@ async fn counts_are_exact_under_corpus_and_confidence_filters() {
     // The headline reads words; its keys stay in data-metric.
     let terms: Vec<String> = {
         let dts = host.query_selector_all(".failures .headline dt").unwrap();
-        (0..dts.length()).map(|i| dts.item(i).unwrap().text_content().unwrap()).collect()
+        (0..dts.length())
+            .map(|i| dts.item(i).unwrap().text_content().unwrap())
+            .collect()
     };
     assert_eq!(terms[..3], ["failures", "FM1 no attempt", "FM2 wrong plan"]);
     assert!(terms.iter().all(|t| !t.contains("fm_bucket:")), "{terms:?}");

@@ -1,7 +1,8 @@
 //! The judge audit queue: failures whose `correct_despite_fail` is at or above the
 //! threshold (`ct`), most likely first, reviewed with the keyboard (`a` grader wrong,
-//! `r` grader right, `u` unsure, `n` note, `j` / `k` move). Decisions persist in
-//! localStorage per bundle hash and export / import as JSON and CSV.
+//! `r` grader right, `u` unsure, `n` note, `j` / `k` move). The queue is the answer of the
+//! data's owner (the loader worker) to the view's filters and the re-labels in force;
+//! decisions persist in localStorage per bundle hash and export / import as JSON and CSV.
 
 mod controls;
 mod detail;
@@ -13,14 +14,16 @@ pub mod store;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use runlens_core::audit::{AuditLog, Verdict};
+use leptos::task::spawn_local;
+use runlens_core::audit::{AuditAnswer, AuditLog, AuditQuery, Verdict};
 use runlens_core::bundle::Bundle;
 
 use crate::components::MetricValue;
-use crate::state::UrlState;
+use crate::derived::answers::{ViewQuery, ask};
+use crate::state::{UrlState, relabels_in_force};
 use controls::{AuditActions, AuditControls};
 use detail::ItemDetail;
-pub use entries::{Entry, entries, queue_counts};
+pub use entries::{Entry, queue_counts};
 use files::AuditFiles;
 pub use files::read_audit_file;
 use list::QueueList;
@@ -40,12 +43,50 @@ pub fn AuditView(
     };
     let log = RwSignal::new(log0);
     let (save_error, set_save_error) = signal(load_error);
-    let body = StoredValue::new(bundle.clone());
+    let relabels = relabels_in_force();
+    let query = Memo::new(move |_| {
+        let relabels = relabels.get();
+        state.with(|s| AuditQuery {
+            corpus: s.corpus.clone(),
+            threshold: s.cdf_threshold,
+            models: s.models.clone(),
+            relabels,
+        })
+    });
+    // The newest question's answer is shown; the last one stays meanwhile.
+    let answer = RwSignal::new(None::<Result<AuditAnswer, String>>);
+    let answered_for = RwSignal::new(None::<AuditQuery>);
+    let b = bundle.clone();
+    Effect::new(move |_| {
+        let q = query.get();
+        let b = b.clone();
+        spawn_local(async move {
+            let got = ask::<AuditAnswer>(&b, ViewQuery::Audit(q.clone())).await;
+            if query.try_get_untracked().as_ref() == Some(&q) {
+                answer.set(Some(got.map_err(|e| e.to_string())));
+                answered_for.set(Some(q));
+            }
+        });
+    });
+    let pending = Memo::new(move |_| answered_for.with(|a| a.as_ref() != Some(&query.get())));
     let queue = Memo::new(move |_| {
-        let (corpus, t, models) =
-            state.with(|s| (s.corpus.clone(), s.cdf_threshold, s.models.clone()));
-        let shows = |m: &str| models.is_empty() || models.iter().any(|x| x == m);
-        Arc::new(body.with_value(|b| entries(b, corpus.as_deref(), t, shows)))
+        answer.with(|a| match a {
+            Some(Ok(a)) => Arc::new(a.entries.clone()),
+            _ => Arc::new(Vec::new()),
+        })
+    });
+    let corpora = Memo::new(move |_| {
+        answer.with(|a| match a {
+            Some(Ok(a)) => a.corpora.clone(),
+            _ => Vec::new(),
+        })
+    });
+    let phase = Memo::new(move |_| {
+        answer.with(|a| match a {
+            None => 0,
+            Some(Err(_)) => 1,
+            Some(Ok(_)) => 2,
+        })
     });
     let selected = RwSignal::new(None::<usize>);
     // A new queue selects its first item (or nothing).
@@ -86,19 +127,19 @@ pub fn AuditView(
             <dd><MetricValue name=name value=v digits=0 /></dd></div>
         }
     };
-    let corpora: Vec<String> = bundle
-        .body
-        .corpora
-        .iter()
-        .filter(|c| !c.failure_labels.is_empty())
-        .map(|c| c.name.clone())
-        .collect();
     let short: String = hash.chars().take(12).collect();
     view! {
-        <section class="audit" data-testid="audit-view">
+        <section class="audit" data-testid="audit-view"
+            data-answered=move || (phase.get() == 2).to_string()
+            data-pending=move || pending.get().to_string()>
             <h2>"Judge audit queue"</h2>
             <p class="hint">"Failures the labeller thinks were graded wrongly, most likely first. Keys: a grader wrong · r grader right · u unsure · n note · j / k next / previous."</p>
-            <AuditControls corpora=corpora />
+            {move || match answer.get() {
+                None => Some(view! { <p class="notice" role="status" data-testid="audit-loading">"Building the audit queue…"</p> }.into_any()),
+                Some(Err(e)) => Some(view! { <p class="error" role="alert">{format!("The audit queue could not be built: {e}")}</p> }.into_any()),
+                Some(Ok(_)) => None,
+            }}
+            {move || (phase.get() == 2).then(|| view! { <AuditControls corpora=corpora.get() /> })}
             <dl class="headline audit-counts">
                 {metric("audit:count", Signal::derive(n))}
                 {metric("audit:grader_wrong", Signal::derive(move || counts.get().grader_wrong as f64))}
@@ -108,9 +149,9 @@ pub fn AuditView(
             </dl>
             {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <AuditFiles log=log base=format!("audit-{short}") on_import=on_import />
-            <Show when=move || { n() > 0.0 } fallback=|| view! {
+            <Show when=move || { n() > 0.0 } fallback=move || (phase.get() == 2).then(|| view! {
                 <p data-testid="audit-empty">"No failure at or above this threshold."</p>
-            }>
+            })>
                 <div class="audit-body">
                     <QueueList queue=queue log=log selected=selected />
                     <div class="audit-side">

@@ -18,12 +18,12 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use runlens_charts::{LEGEND_BAND, format_threshold};
 use runlens_core::bundle::Bundle;
-use runlens_core::metrics::failures_view::{BaseFilter, FailuresAnswer, FailuresQuery, Relabel};
+use runlens_core::metrics::failures_view::{BaseFilter, FailuresAnswer, FailuresQuery};
 
 use crate::components::{MetricValue, caption};
 use crate::derived::answers::{ViewQuery, ask};
 use crate::pages::trajectory::list::{ListKey, walk_list_of};
-use crate::state::{OverridesState, UrlState, ViewState};
+use crate::state::{UrlState, ViewState, relabels_in_force};
 use crate::theme::chart_theme;
 use crate::yield_now::{mounted_flag, yield_idle};
 use chart_panel::FilterChart;
@@ -31,24 +31,6 @@ use controls::FailureControls;
 use list::FailureList;
 use stages::{STAGES, stage_signal};
 use tables::{RuleBlameTable, VerdictTable};
-
-/// The re-labels in force (none without an overrides state, e.g. a view mounted alone).
-fn relabels_in_force() -> Memo<Vec<Relabel>> {
-    let overrides = use_context::<OverridesState>();
-    Memo::new(move |_| {
-        overrides.map_or_else(Vec::new, |o| {
-            o.file.with(|f| {
-                f.overrides
-                    .iter()
-                    .map(|o| Relabel {
-                        corpus: o.corpus.clone(),
-                        label: o.new.clone(),
-                    })
-                    .collect()
-            })
-        })
-    })
-}
 
 /// The failures view of a loaded bundle. Its numbers and list are answers of the data's
 /// owner (the loader worker, else the page in the `queries` chunk) to the view's question:

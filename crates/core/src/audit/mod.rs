@@ -5,12 +5,14 @@ mod error;
 mod files;
 mod log;
 mod queue;
+mod view;
 
 pub use error::FormatError;
 pub(crate) use error::{Errors, describe, first_error_line, string_field};
 pub use files::{AUDIT_FORMAT, CSV_HEADER};
 pub use log::{AuditCounts, AuditDecision, AuditLog, Verdict};
-pub use queue::{AuditItem, audit_key, audit_queue};
+pub use queue::{AuditItem, audit_key, audit_queue, audit_queue_of};
+pub use view::{AuditAnswer, AuditAnswerer, AuditEntry, AuditQuery, audit_entries};
 
 #[cfg(test)]
 mod tests;

@@ -2,12 +2,12 @@
 
 use std::collections::HashSet;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bundle::{Corpus, FailureLabel, Outcome, Vote};
 
 /// One failure to review.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditItem {
     /// `"<model key>/<trace_id>"` (the trajectory deep-link key).
     pub key: String,
@@ -53,11 +53,17 @@ pub fn audit_key(model: &str, trace_id: &str) -> String {
 /// ## Example
 /// Labels `a/q1` 0.9, `b/q2` 0.7, `a/q3` 0.3 at threshold 0.65 → `a/q1`, `b/q2`.
 pub fn audit_queue(corpus: &Corpus, threshold: f64) -> Vec<AuditItem> {
+    audit_queue_of(corpus, &corpus.failure_labels, threshold)
+}
+
+/// [`audit_queue`] with `labels` in force instead of the corpus's own (re-labels applied:
+/// [`crate::overrides::RelabelledLabels`]).
+pub fn audit_queue_of(corpus: &Corpus, labels: &[FailureLabel], threshold: f64) -> Vec<AuditItem> {
     let rows = corpus.result_index();
     let questions = corpus.question_index();
     let mut seen: HashSet<(&str, &str)> = HashSet::new();
     let mut items: Vec<AuditItem> = Vec::new();
-    for label in &corpus.failure_labels {
+    for label in labels {
         let Some(p) = label.correct_despite_fail.filter(|p| *p >= threshold) else {
             continue;
         };

@@ -284,3 +284,67 @@ fn amend_keeps_the_earlier_verdict_or_note() {
     ));
     assert_eq!(log.len(), 1);
 }
+
+/// The view's answer: the same queue as `audit_queue` for one corpus, a corpus the bundle
+/// lacks counts as every corpus, the model selection, re-labels in force, and no vote
+/// reasoning in the answer.
+#[test]
+fn the_views_answer_is_the_queue_with_relabels_in_force_and_without_vote_reasons() {
+    use crate::bundle::BundleBody;
+    use crate::overrides::Relabel;
+    let body = BundleBody {
+        corpora: vec![
+            corpus(),
+            Corpus {
+                name: "empty".into(),
+                ..Corpus::default()
+            },
+        ],
+        ..BundleBody::default()
+    };
+    let mut answerer = AuditAnswerer::default();
+    let mut q = AuditQuery {
+        corpus: Some("nowhere".into()),
+        threshold: 0.65,
+        models: Vec::new(),
+        relabels: Vec::new(),
+    };
+    let a = answerer.answer(&body, &q);
+    assert_eq!(a.corpora, ["dev"]);
+    let keys: Vec<&str> = a.entries.iter().map(|e| e.item.key.as_str()).collect();
+    // As `audit_queue` of dev: 0.9 (m-a before m-b), 0.7, 0.65.
+    assert_eq!(keys, ["m-a/q1", "m-b/q1", "m-a/q3", "m-b/q2"]);
+    assert!(a.entries.iter().all(|e| e.corpus == "dev"));
+    assert!(
+        a.entries
+            .iter()
+            .flat_map(|e| &e.item.votes)
+            .all(|v| v.reasoning.is_none() && v.judge.as_deref() == Some("j1"))
+    );
+    q.models = vec!["m-b".into()];
+    let keys: Vec<String> = answerer
+        .answer(&body, &q)
+        .entries
+        .into_iter()
+        .map(|e| e.item.key)
+        .collect();
+    assert_eq!(keys, ["m-b/q1", "m-b/q2"]);
+    // m-b/q2 re-labelled below the threshold; m-b/q3 (no cell in the results) added above.
+    q.relabels = vec![
+        Relabel {
+            corpus: "dev".into(),
+            label: label("m-b", "q2", Some(0.2)),
+        },
+        Relabel {
+            corpus: "dev".into(),
+            label: label("m-b", "q3", Some(0.8)),
+        },
+    ];
+    let keys: Vec<String> = answerer
+        .answer(&body, &q)
+        .entries
+        .into_iter()
+        .map(|e| e.item.key)
+        .collect();
+    assert_eq!(keys, ["m-b/q1", "m-b/q3"]);
+}

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::changes::{WhatChanged, from_counts, sub_mode_counts};
 use super::file::{LabelOverride, OVERRIDES_FORMAT, OverridesFile};
@@ -132,6 +132,54 @@ pub fn apply_overrides(
             .insert(name, from_counts(&t.counts, &after, changed));
     }
     Ok(summary)
+}
+
+/// A re-labelled failure in force, as a view's question carries it: its corpus and the
+/// label to use (an override's `corpus` and `new`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Relabel {
+    /// Corpus name.
+    pub corpus: String,
+    /// The label in force.
+    pub label: FailureLabel,
+}
+
+/// Each corpus's failure labels with a set of [`Relabel`]s in force, kept between questions
+/// about one bundle: `None` for a corpus none of them touches (its own labels are in force).
+#[derive(Debug, Default)]
+pub struct RelabelledLabels {
+    relabels: Option<Vec<Relabel>>,
+    labels: Vec<Option<Vec<FailureLabel>>>,
+}
+
+impl RelabelledLabels {
+    /// Puts `relabels` in force on `body`'s labels; `true` when they differ from the last
+    /// ones (the labels were rebuilt).
+    pub fn put(&mut self, body: &BundleBody, relabels: &[Relabel]) -> bool {
+        if self.relabels.as_deref() == Some(relabels) {
+            return false;
+        }
+        self.labels = body
+            .corpora
+            .iter()
+            .map(|c| {
+                let news: Vec<&FailureLabel> = relabels
+                    .iter()
+                    .filter(|r| r.corpus == c.name)
+                    .map(|r| &r.label)
+                    .collect();
+                (!news.is_empty()).then(|| relabelled(&c.failure_labels, news))
+            })
+            .collect();
+        self.relabels = Some(relabels.to_vec());
+        true
+    }
+
+    /// Per corpus (body order), the re-labelled labels, or `None` where the corpus's own
+    /// are in force.
+    pub fn labels(&self) -> &[Option<Vec<FailureLabel>>] {
+        &self.labels
+    }
 }
 
 /// `labels` with each of `news` in force, as [`apply_overrides`] puts them: a new label

@@ -6,7 +6,9 @@ mod changes;
 mod file;
 mod relabel;
 
-pub use apply::{AppliedSummary, ApplyError, apply_overrides, relabelled};
+pub use apply::{
+    AppliedSummary, ApplyError, Relabel, RelabelledLabels, apply_overrides, relabelled,
+};
 pub use changes::{CountChange, WhatChanged, what_changed};
 pub use file::{LabelOverride, OVERRIDES_FORMAT, OverridesFile, request_hash};
 pub use relabel::label_from_answers;

@@ -17,17 +17,9 @@ pub use list::{CSV_HEADER, ListRow, list_csv, list_page};
 pub use rows::{BINS, BaseFilter, FailRow, Labelled, all_rows};
 pub use summary::{FailuresSummary, RuleVerdicts, cdf_above, summarise};
 
-use crate::bundle::{BundleBody, FailureLabel};
-use crate::overrides::relabelled;
-
-/// A re-labelled failure in force: its corpus and the label to use.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Relabel {
-    /// Corpus name.
-    pub corpus: String,
-    /// The label in force.
-    pub label: FailureLabel,
-}
+use crate::bundle::BundleBody;
+pub use crate::overrides::Relabel;
+use crate::overrides::RelabelledLabels;
 
 /// What the view asks for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -65,8 +57,7 @@ pub struct FailuresAnswer {
 /// last lists between questions. Make a new one for another bundle.
 #[derive(Debug, Default)]
 pub struct FailuresAnswerer {
-    relabels: Option<Vec<Relabel>>,
-    relabelled: Vec<Option<Vec<FailureLabel>>>,
+    relabelled: RelabelledLabels,
     rows: Vec<FailRow>,
     kept: Option<(BaseFilter, Vec<FailRow>)>,
     listed: Option<(BaseFilter, Option<String>, Vec<FailRow>)>,
@@ -79,7 +70,7 @@ impl FailuresAnswerer {
         let listed = self.listed(body, &base, q.filter.as_deref()).len();
         self.kept(body, &base);
         let kept = self.kept.as_ref().map_or(&[][..], |(_, rows)| rows);
-        let b = Labelled::with(body, &self.relabelled);
+        let b = Labelled::with(body, self.relabelled.labels());
         let corpora = (0..body.corpora.len())
             .filter(|&i| !b.labels(i).is_empty())
             .map(|i| body.corpora[i].name.clone())
@@ -122,7 +113,12 @@ impl FailuresAnswerer {
         let base = self.prepare(body, q);
         self.listed(body, &base, q.filter.as_deref());
         let listed = self.listed.as_ref().map_or(&[][..], |(_, _, l)| l);
-        list_page(Labelled::with(body, &self.relabelled), listed, start, end)
+        list_page(
+            Labelled::with(body, self.relabelled.labels()),
+            listed,
+            start,
+            end,
+        )
     }
 
     /// The whole list of `q` as CSV ([`list_csv`]).
@@ -130,32 +126,18 @@ impl FailuresAnswerer {
         let base = self.prepare(body, q);
         self.listed(body, &base, q.filter.as_deref());
         let listed = self.listed.as_ref().map_or(&[][..], |(_, _, l)| l);
-        list_csv(Labelled::with(body, &self.relabelled), listed)
+        list_csv(Labelled::with(body, self.relabelled.labels()), listed)
     }
 
     /// Puts `q`'s re-labels in force (rebuilding the rows when they changed) and returns its
     /// base filter with a corpus lacking labels taken as none.
     fn prepare(&mut self, body: &BundleBody, q: &FailuresQuery) -> BaseFilter {
-        if self.relabels.as_ref() != Some(&q.relabels) {
-            self.relabelled = body
-                .corpora
-                .iter()
-                .map(|c| {
-                    let news: Vec<&FailureLabel> = q
-                        .relabels
-                        .iter()
-                        .filter(|r| r.corpus == c.name)
-                        .map(|r| &r.label)
-                        .collect();
-                    (!news.is_empty()).then(|| relabelled(&c.failure_labels, news))
-                })
-                .collect();
-            self.rows = all_rows(Labelled::with(body, &self.relabelled));
-            self.relabels = Some(q.relabels.clone());
+        if self.relabelled.put(body, &q.relabels) {
+            self.rows = all_rows(Labelled::with(body, self.relabelled.labels()));
             self.kept = None;
             self.listed = None;
         }
-        let b = Labelled::with(body, &self.relabelled);
+        let b = Labelled::with(body, self.relabelled.labels());
         let has_labels = |name: &str| {
             body.corpora
                 .iter()
@@ -171,7 +153,7 @@ impl FailuresAnswerer {
     /// The rows `base` keeps (kept for the next question).
     fn kept(&mut self, body: &BundleBody, base: &BaseFilter) -> &[FailRow] {
         if self.kept.as_ref().is_none_or(|(k, _)| k != base) {
-            let b = Labelled::with(body, &self.relabelled);
+            let b = Labelled::with(body, self.relabelled.labels());
             let rows = self.rows.iter().filter(|r| base.keeps(b, r)).copied();
             self.kept = Some((base.clone(), rows.collect()));
         }
@@ -186,7 +168,7 @@ impl FailuresAnswerer {
         if !self.listed.as_ref().is_some_and(same) {
             let parsed = filter.and_then(Filter::parse);
             let kept = self.kept(body, base).to_vec();
-            let b = Labelled::with(body, &self.relabelled);
+            let b = Labelled::with(body, self.relabelled.labels());
             let rows = match parsed {
                 Some(f) => kept.into_iter().filter(|r| f.matches(b, r)).collect(),
                 None => kept,

@@ -7,8 +7,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use indexmap::IndexMap;
 
 use super::*;
-use crate::bundle::{Checks, Corpus, FmLabel, Question};
-use crate::overrides::{LabelOverride, OverridesFile, apply_overrides};
+use crate::bundle::{Checks, Corpus, FailureLabel, FmLabel, Question};
+use crate::overrides::{LabelOverride, OverridesFile, apply_overrides, relabelled};
 
 fn label(model: &str, trace: &str, sub: Option<&str>, conf: Option<f64>, cdf: f64) -> FailureLabel {
     FailureLabel {
