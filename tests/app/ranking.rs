@@ -275,6 +275,24 @@ async fn the_parser_rule_is_answered_from_the_loaders_gold_parses() {
     let (host, url) = mount_with(b.clone(), state);
     // Harness rule: gold {crm.a}, ranked first.
     assert_eq!(wait_for_metric(&host, "recall@1", 1.0).await, Some(1.0));
+    // #17: the headline reads words; the keys stay in data-metric.
+    let terms: Vec<String> = {
+        let dts = host.query_selector_all(".ranking .headline dt").unwrap();
+        (0..dts.length())
+            .map(|i| dts.item(i).unwrap().text_content().unwrap())
+            .collect()
+    };
+    assert!(
+        terms
+            .iter()
+            .any(|t| t == "mean size of the high-confidence set"),
+        "{terms:?}"
+    );
+    assert!(terms.iter().any(|t| t.starts_with("nDCG@")), "{terms:?}");
+    assert!(
+        terms.iter().all(|t| !t.contains(':') && !t.contains('_')),
+        "{terms:?}"
+    );
     url.push(|s| s.gold = GoldRule::Parser);
     // Parsing here would give gold {crm.a, crm.b} and recall@1 = 1/2; the recorded crm.c
     // (rank 2) gives 0.
@@ -371,5 +389,17 @@ async fn the_selects_show_the_shown_corpus_and_the_linked_gold_count() {
             Some("text2sqlbench-synthetic-dev".to_owned()),
             Some("2".to_owned())
         )
+    );
+}
+
+#[wasm_bindgen_test]
+fn headline_terms_are_words() {
+    use runlens_web::pages::ranking::headline_term;
+    assert_eq!(headline_term("ndcg@10"), "nDCG@10");
+    assert_eq!(headline_term("all_required@5"), "all required@5");
+    assert_eq!(headline_term("recall@10"), "recall@10");
+    assert_eq!(
+        headline_term("high_confidence:full_coverage"),
+        "share of questions whose set holds every gold table"
     );
 }

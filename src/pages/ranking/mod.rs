@@ -266,7 +266,7 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
             </Show>
             <dl class="headline">
                 {headline.into_iter().map(|(name, value)| view! {
-                    <div><dt>{name.clone()}</dt><dd><MetricValue name=name value=value /></dd></div>
+                    <div><dt>{headline_term(&name)}</dt><dd><MetricValue name=name value=value /></dd></div>
                 }).collect_view()}
             </dl>
             <div class="chart-wrap" on:mousemove=on_move on:mouseleave=move |_| set_hover_k.set(None)>
@@ -282,6 +282,25 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
                 chart=k_star_chart caption=caption_text svg_size=(720, 320) />
         </article>
     }
+}
+
+/// The words shown for a headline figure (its `data-metric` key stays as it is):
+/// `ndcg@10` reads "nDCG@10", `all_required@5` "all required@5",
+/// `high_confidence:mean_size` "mean size of the high-confidence set".
+pub fn headline_term(key: &str) -> String {
+    if let Some(rest) = key.strip_prefix("high_confidence:") {
+        return match rest {
+            "mean_size" => "mean size of the high-confidence set".to_owned(),
+            "precision" => "mean precision of the high-confidence set".to_owned(),
+            "recall" => "mean recall of the high-confidence set".to_owned(),
+            "full_coverage" => "share of questions whose set holds every gold table".to_owned(),
+            other => format!("high-confidence set: {}", other.replace('_', " ")),
+        };
+    }
+    if let Some(k) = key.strip_prefix("ndcg@") {
+        return format!("nDCG@{k}");
+    }
+    key.replace('_', " ")
 }
 
 /// The curves as CSV: one row per k, unrounded.
