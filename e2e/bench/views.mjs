@@ -108,6 +108,8 @@ try {
     await page.goto(`${server.url}?bundle=${url}`);
     await page.waitForSelector('[data-load-parse-ms]', { timeout: LONG });
     await page.waitForSelector('[data-testid="leaderboard-view"]', { timeout: LONG });
+    // A v2 bundle shows its summary first: the views are timed once the whole bundle is in.
+    await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: LONG });
     await settle(page, 0);
     const tab = (key) => () => page.click(`button[data-tab="${key}"]`);
     const rows = [];
@@ -115,7 +117,10 @@ try {
     await row('ranking', await measure(page, '[data-testid="ranking-view"]', tab('ranking')));
     await row('failures', await measure(page, '[data-testid="failures-view"]', tab('failures')));
     await row('failures: scroll list to middle', await scrollMiddle(page, '[data-testid="failure-scroll"]'));
-    // Open a failed cell from the middle of the list (state.push of tab, corpus, tmodel, trace, from).
+    // Open a failed cell from the middle of the list (state.push of tab, corpus, tmodel, trace, from),
+    // once the rows there are in (the list asks for them as they scroll into view).
+    await page.waitForFunction(() => document.querySelector('.fail-row[data-trace]')
+      && !document.querySelector('.fail-row.pending'), null, { timeout: LONG });
     const cell = await page.evaluate(() => {
       const r = [...document.querySelectorAll('.fail-row[data-trace]')];
       const mid = r[Math.floor(r.length / 2)];

@@ -716,3 +716,38 @@ async fn relabels_in_force_count_in_the_view() {
     assert_eq!(list_traces(&host), vec!["m2/q1"]);
     assert_eq!(metric(&host, "failures:count"), Some(5.0));
 }
+
+/// The whole bundle replacing a v2 summary's head remounts the view with another `Bundle` of
+/// the same content hash: it shows the last answer and rows at once (the worker may be busy
+/// checking the hash for seconds), not "Counting the failures…".
+#[wasm_bindgen_test]
+async fn a_remount_for_the_same_bundle_shows_the_last_answer_at_once() {
+    let (first, _) = mount(bundle(), dev_state());
+    settled(&first).await;
+    assert_eq!(list_traces(&first).len(), 5);
+    // Another Arc of an equal bundle (same content hash), mounted and read synchronously.
+    let (host, _) = mount(bundle(), dev_state());
+    assert!(
+        host.query_selector("[data-testid='failures-loading']")
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        host.query_selector("[data-testid='failures-view'][data-answered='true']")
+            .unwrap()
+            .is_some()
+    );
+    // Another bundle (another hash) waits for its own answer.
+    let mut other = bundle();
+    other.body.corpora[0].failure_labels.pop();
+    let other = Bundle::new(Provenance::default(), other.body);
+    let (third, _) = mount(other, dev_state());
+    assert!(
+        third
+            .query_selector("[data-testid='failures-loading']")
+            .unwrap()
+            .is_some()
+    );
+    settled(&third).await;
+    assert_eq!(metric(&third, "failures:count"), Some(4.0));
+}

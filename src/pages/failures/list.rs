@@ -4,6 +4,7 @@
 //! they scroll into view; a row not yet answered shows as an empty row of the same height.
 //! The CSV export is the owner's answer too. A row's button opens its trajectory.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -32,6 +33,12 @@ pub const ROW_HEIGHT: usize = ROWS.row_height;
 pub const BLOCK: usize = 64;
 /// Characters of the question shown in a row.
 const QUESTION_CHARS: usize = 110;
+
+thread_local! {
+    /// The rows last shown, with their bundle's content hash: the list mounted again for the
+    /// same bundle and question starts with them (see `super::LAST`).
+    static LAST_ROWS: RefCell<Option<(String, Blocks)>> = const { RefCell::new(None) };
+}
 
 /// The blocks of rows answered for one question of the view.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -65,7 +72,14 @@ pub fn FailureList(
     scroll.reset_on_change(move || query.track());
     let n = move || listed.get();
     let window = Memo::new(move |_| ROWS.range(scroll.top(), listed.get()));
-    let blocks = RwSignal::new_local(Blocks::default());
+    let hash = bundle.content_hash.clone();
+    let kept = LAST_ROWS
+        .with_borrow(Clone::clone)
+        .filter(|(h, bl)| *h == hash && bl.query.as_ref() == Some(&query.get_untracked()))
+        .map(|(_, bl)| bl)
+        .unwrap_or_default();
+    let blocks = RwSignal::new_local(kept);
+    Effect::new(move |_| blocks.with(|bl| LAST_ROWS.set(Some((hash.clone(), bl.clone())))));
     let asked = StoredValue::new_local((None::<FailuresQuery>, HashSet::<usize>::new()));
     let b = bundle.clone();
     Effect::new(move |_| {
