@@ -1,17 +1,17 @@
-//! The content-hash check with the platform's SHA-256 (`crypto.subtle.digest`), several
-//! times faster than hashing in WASM; falls back to the core's hasher where the platform
-//! has none (pages served over plain HTTP from another host are not a secure context).
+//! The content-hash check: a v1 document's body bytes as downloaded hashed by the platform's
+//! SHA-256 (`crypto.subtle.digest`, off the worker's thread), else the body serialised
+//! canonically and hashed by the core's hasher a slice at a time.
 
 use std::cell::RefCell;
 
 use js_sys::{Function, Promise, Reflect, Uint8Array};
 use runlens_core::bundle::raw_body_span;
-use runlens_core::bundle::{Bundle, hex_digest};
+use runlens_core::bundle::{BodyHasher, Bundle, hex_digest};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
-use super::decode::verify_bundle;
 use super::request::LoadError;
+use crate::yield_now::yield_now;
 
 thread_local! {
     /// The browser's SHA-256 of the body's bytes as downloaded ([`start_raw_body_digest`]).
@@ -27,9 +27,16 @@ pub fn start_raw_body_digest(json: &[u8]) {
     RAW_BODY.set(promise);
 }
 
+/// Bytes of the body's canonical JSON hashed per slice of [`verify_bundle_fast`]'s fallback
+/// (tens of ms in the worker); the worker answers the views' questions between slices.
+const HASH_SLICE_BYTES: usize = 4 << 20;
+
 /// Checks `bundle.content_hash` against its body, as [`verify_bundle`] does: first against
 /// the digest of the body's bytes as downloaded when one was started; when that does not match
-/// (a document written otherwise), against the body serialised canonically.
+/// (a v2 bundle, or a document written otherwise), against the body serialised canonically,
+/// hashed a slice at a time (`BodyHasher`) with a yield to the event loop between slices, so
+/// the worker keeps answering while it checks a large body (and never holds its whole
+/// serialisation).
 pub async fn verify_bundle_fast(source_name: &str, bundle: &Bundle) -> Result<(), LoadError> {
     if let Some(promise) = RAW_BODY.take()
         && let Ok(buffer) = JsFuture::from(promise).await
@@ -37,18 +44,19 @@ pub async fn verify_bundle_fast(source_name: &str, bundle: &Bundle) -> Result<()
     {
         return Ok(());
     }
-    let json = bundle.body.canonical_json();
-    match platform_sha256(&json).await {
-        Some(digest) => {
-            bundle
-                .check_content_hash(hex_digest(&digest))
-                .map_err(|e| LoadError::Invalid {
-                    source_name: source_name.to_owned(),
-                    message: e.to_string(),
-                })
+    let mut hasher = BodyHasher::new(&bundle.body, 64 << 10);
+    let digest = loop {
+        if let Some(digest) = hasher.step(HASH_SLICE_BYTES) {
+            break digest;
         }
-        None => verify_bundle(source_name, bundle),
-    }
+        yield_now().await;
+    };
+    bundle
+        .check_content_hash(digest)
+        .map_err(|e| LoadError::Invalid {
+            source_name: source_name.to_owned(),
+            message: e.to_string(),
+        })
 }
 
 /// SHA-256 of `bytes` by `crypto.subtle.digest`, or `None` when it is not available.

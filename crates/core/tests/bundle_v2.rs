@@ -699,3 +699,72 @@ fn the_early_tables_alone_read_the_questions_rankings_labels_and_gate_rows_of_th
         assert!(!is_early_table_path(other), "{other}");
     }
 }
+
+/// The body's canonical JSON a slice at a time (the loader worker hashes it between other
+/// work) is, joined, exactly `canonical_json`, and hashes to the content hash: for the dev
+/// corpus with every optional part, with text that looks like the splice points, for any
+/// piece size, and for a body without corpora.
+#[test]
+fn the_canonical_json_in_pieces_is_the_canonical_json() {
+    use runlens_core::bundle::{BodyHasher, CanonicalPieces, FailureLabel, Warning};
+    let mut bundle = dev_bundle();
+    let body = &mut bundle.body;
+    body.notice = Some("synthetic \"questions\":[] {\"corpora\":[]}".into());
+    body.corpora[0].questions[0].nl_question = "\",\"results\":[],\"x\":\"".into();
+    body.corpora[0].board_manifest = Some(serde_json::json!({"questions": [], "k": [1, 2]}));
+    body.corpora[0].failure_labels.push(FailureLabel {
+        model: "m".into(),
+        trace_id: "t\\\"".into(),
+        ..FailureLabel::default()
+    });
+    body.warnings.push(Warning {
+        file: "out/\"gate_rows\":[].jsonl".into(),
+        line: Some(3),
+        kind: "k".into(),
+        message: "[]".into(),
+    });
+    let mut second = body.corpora[0].clone();
+    second.name = "second".into();
+    second.results.clear();
+    body.corpora.push(second);
+    let bundle = Bundle::new(bundle.provenance.clone(), bundle.body);
+    let whole = bundle.body.canonical_json();
+    for piece_bytes in [1, 100, 4096, usize::MAX] {
+        let joined: Vec<u8> = CanonicalPieces::new(&bundle.body, piece_bytes)
+            .flatten()
+            .collect();
+        if joined != whole {
+            let at = joined
+                .iter()
+                .zip(&whole)
+                .position(|(a, b)| a != b)
+                .unwrap_or(joined.len().min(whole.len()));
+            let ctx = |v: &[u8]| {
+                String::from_utf8_lossy(&v[at.saturating_sub(80)..(at + 80).min(v.len())])
+                    .into_owned()
+            };
+            panic!(
+                "pieces of {piece_bytes} bytes differ at {at} (lengths {} / {}):\n{}\n---\n{}",
+                joined.len(),
+                whole.len(),
+                ctx(&joined),
+                ctx(&whole)
+            );
+        }
+    }
+    // Pieces of about 100 bytes: many, each whole rows.
+    assert!(CanonicalPieces::new(&bundle.body, 100).count() > 20);
+    let mut hasher = BodyHasher::new(&bundle.body, 256);
+    let mut steps = 0;
+    let digest = loop {
+        steps += 1;
+        if let Some(d) = hasher.step(1024) {
+            break d;
+        }
+    };
+    assert!(steps > 3, "{steps}");
+    assert_eq!(digest, bundle.content_hash);
+    let empty = runlens_core::bundle::BundleBody::default();
+    let joined: Vec<u8> = CanonicalPieces::new(&empty, 10).flatten().collect();
+    assert_eq!(joined, empty.canonical_json());
+}

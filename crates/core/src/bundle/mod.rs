@@ -14,6 +14,7 @@
 //! assert_eq!(back.content_hash, back.body.content_hash());
 //! ```
 
+mod canonical;
 mod cell;
 mod codec;
 mod corpus;
@@ -26,6 +27,7 @@ mod warning;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+pub use canonical::{BodyHasher, CanonicalPieces};
 pub use cell::{Cell, LossRule, Outcome, ResultScore, Usage, Vote};
 pub(crate) use codec::hex as hex_lower;
 pub use codec::{BundleError, hex_digest, raw_body_span};
