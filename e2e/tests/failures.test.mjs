@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { startServer, ROOT, OUT } from './server.mjs';
 import { launch, newPage, drawnPixels } from './browser.mjs';
 
@@ -64,6 +64,17 @@ test('counts equal the CLI; a bar click filters the list; a failure opens', asyn
   const subs = await page.locator('.fail-row[data-trace] > span:nth-child(4)').allInnerTexts();
   assert.ok(subs.length > 0 && subs.every((s) => s === largest), subs.join());
   await page.screenshot({ path: path.join(OUT, 'failures.png'), fullPage: true, caret: 'initial' });
+  // The list's CSV (the worker's answer): a header and one line per listed failure, all of
+  // the clicked sub-mode.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.locator('[data-testid="failure-list"] button[aria-label="Download table as CSV"]').click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'failures.csv');
+  const csv = readFileSync(await download.path(), 'utf8').trim().split(/\r?\n/);
+  assert.equal(csv[0], 'corpus,model,trace_id,question,sub_mode,family,fm_bucket,sub_mode_confidence,correct_despite_fail,schema_hint_would_help,prevented_by_rule,fm');
+  assert.equal(csv.length, 1 + count);
+  assert.ok(csv.slice(1).every((line) => line.startsWith(`${DEV},`) && line.includes(`,${largest},`)), csv.slice(1, 3).join('\n'));
 
   const first = page.locator('.fail-row[data-trace]').first();
   const trace = await first.getAttribute('data-trace');
