@@ -91,9 +91,10 @@ pub fn count_at_least<I: IntoIterator<Item = Option<f64>>>(values: I, threshold:
         .count()
 }
 
-/// numpy-style histogram with `bins` equal bins over `[lo, hi]`: bin `i` holds
-/// `lo + i·w ≤ v < lo + (i+1)·w`, the last bin also holds `v = hi`; values outside `[lo, hi]`,
-/// NaN and missing values are left out. The plot uses 20 bins over `[0, 1]`.
+/// numpy's histogram with `bins` equal bins over `[lo, hi]` ([`histogram_bin`]: bin `i`
+/// holds the values from edge `i` to below edge `i + 1`, the last bin also holds `v = hi`);
+/// values outside `[lo, hi]`, NaN and missing values are left out. The plot uses 20 bins
+/// over `[0, 1]`.
 pub fn histogram<I: IntoIterator<Item = Option<f64>>>(
     values: I,
     bins: usize,
@@ -114,16 +115,32 @@ pub fn histogram<I: IntoIterator<Item = Option<f64>>>(
     counts
 }
 
-/// The bin of `v` in [`histogram`] with the same `bins`, `lo`, `hi` (divide by the width:
-/// `0.15 / 0.05` falls in bin 2, not 3); `None` for values it leaves out.
+/// The bin of `v` in [`histogram`] with the same `bins`, `lo`, `hi`, exactly as numpy's
+/// `np.histogram(a, bins, range=(lo, hi))` (what matplotlib's `hist` draws the harness's
+/// `fm_cdf.png` with) puts it: `floor((v − lo) / (hi − lo) · bins)`, then moved one bin down
+/// when `v` is below that bin's edge or up when it is at or above the next one, the edges
+/// being `np.linspace(lo, hi, bins + 1)` (`lo + i · ((hi − lo) / bins)`, the last one `hi`).
+/// So `0.85` falls in bin 16 of 20 on `[0, 1]` (its edge `17 · 0.05` is 0.8500000000000001)
+/// and `0.15` in bin 2. `None` for values it leaves out (outside `[lo, hi]`, NaN).
 pub fn histogram_bin(v: f64, bins: usize, lo: f64, hi: f64) -> Option<usize> {
     if bins == 0 || hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
-    let width = (hi - lo) / bins as f64;
-    (lo..=hi)
-        .contains(&v)
-        .then(|| (((v - lo) / width) as usize).min(bins - 1))
+    if !(lo..=hi).contains(&v) {
+        return None;
+    }
+    let step = (hi - lo) / bins as f64;
+    let edge = |i: usize| if i == bins { hi } else { i as f64 * step + lo };
+    let mut i = (((v - lo) / (hi - lo)) * bins as f64) as usize;
+    if i == bins {
+        i -= 1;
+    }
+    if v < edge(i) {
+        i = i.saturating_sub(1);
+    } else if i != bins - 1 && v >= edge(i + 1) {
+        i += 1;
+    }
+    Some(i)
 }
 
 /// Semantic-rule blame, as the report ranks it.

@@ -89,3 +89,56 @@ fn blame_ranking_and_verdicts() {
     assert_eq!(v["r"]["ok"], 2);
     assert_eq!(v["s"]["n/a"], 1);
 }
+
+/// Bins of 20 over [0, 1] as numpy 2.4.6 gives them:
+/// `np.histogram([v], bins=20, range=(0, 1))` for each v (computed 2026-12-05, `pip install
+/// numpy`). Dividing by the width agrees everywhere but at 0.85, whose numpy edge
+/// (`17 · 0.05` = 0.8500000000000001) lies above it.
+#[test]
+fn histogram_bins_are_numpys_on_and_near_the_edges() {
+    let numpy = [
+        (0.0, 0),
+        (1e-300, 0),
+        (0.05, 1),
+        (0.07, 1),
+        (0.1, 2),
+        (0.14, 2),
+        (0.15, 2),
+        (0.2, 4),
+        (0.21, 4),
+        (0.25, 5),
+        (0.28, 5),
+        (0.3, 5),
+        (0.30000000000000004, 6),
+        (0.35, 6),
+        (0.4, 8),
+        (0.42, 8),
+        (0.45, 9),
+        (0.49, 9),
+        (0.5, 10),
+        (0.55, 11),
+        (0.56, 11),
+        (0.6, 11),
+        (0.63, 12),
+        (0.6499999999999999, 12),
+        (0.65, 13),
+        (0.7, 13),
+        (0.7000000000000001, 14),
+        (0.75, 15),
+        (0.77, 15),
+        (0.8, 16),
+        (0.84, 16),
+        (0.85, 16),
+        (0.9, 18),
+        (0.91, 18),
+        (0.95, 18),
+        (0.98, 19),
+        (1.0, 19),
+    ];
+    for (v, bin) in numpy {
+        assert_eq!(histogram_bin(v, 20, 0.0, 1.0), Some(bin), "{v}");
+    }
+    assert_eq!(histogram_bin(1.0000001, 20, 0.0, 1.0), None);
+    assert_eq!(histogram_bin(-0.0000001, 20, 0.0, 1.0), None);
+    assert_eq!(histogram_bin(f64::NAN, 20, 0.0, 1.0), None);
+}
