@@ -9,7 +9,7 @@
 //! them, from the full cell) become empty lists. SQL text is kept: the rule checks read it.
 //! The full bundle stays in the worker (see `crate::data::cell_detail`).
 
-use runlens_core::bundle::{Bundle, BundleBody, Cell, Corpus, Question, ResultRow, Usage};
+use runlens_core::bundle::{Bundle, Cell, Question, ResultRow, Usage};
 use serde::{Deserialize, Serialize};
 
 /// Target size of one chunk of JSON (parsed in one main-thread task: ~25 ms at the page's
@@ -48,20 +48,7 @@ pub struct ChunkKey {
 
 /// The bundle without any corpus rows (names, models and manifests kept), as JSON.
 pub fn skeleton_json(bundle: &Bundle) -> Vec<u8> {
-    let b = &bundle.body;
-    let body = BundleBody {
-        corpora: b
-            .corpora
-            .iter()
-            .map(|c| Corpus {
-                name: c.name.clone(),
-                models: c.models.clone(),
-                board_manifest: c.board_manifest.clone(),
-                ..Corpus::default()
-            })
-            .collect(),
-        ..b.head()
-    };
+    let body = bundle.body.skeleton();
     let skeleton = Bundle {
         format: bundle.format.clone(),
         provenance: bundle.provenance.clone(),

@@ -98,10 +98,7 @@ impl AuditAnswerer {
             }
         }
         AuditAnswer {
-            corpora: (0..body.corpora.len())
-                .filter(|&i| !b.labels(i).is_empty())
-                .map(|i| body.corpora[i].name.clone())
-                .collect(),
+            corpora: b.corpora_with_labels(),
             entries,
         }
     }

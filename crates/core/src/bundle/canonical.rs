@@ -97,18 +97,7 @@ pub struct CanonicalPieces<'a> {
 impl<'a> CanonicalPieces<'a> {
     /// The pieces of `body`'s canonical JSON.
     pub fn new(body: &'a BundleBody, piece_bytes: usize) -> CanonicalPieces<'a> {
-        let mut head = body.head();
-        head.corpora = body
-            .corpora
-            .iter()
-            .map(|c| Corpus {
-                name: c.name.clone(),
-                models: c.models.clone(),
-                board_manifest: c.board_manifest.clone(),
-                ..Corpus::default()
-            })
-            .collect();
-        let skeleton = head.canonical_json();
+        let skeleton = body.skeleton().canonical_json();
         let steps = plan(&skeleton);
         CanonicalPieces {
             body,

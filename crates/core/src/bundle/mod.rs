@@ -155,6 +155,24 @@ impl BundleBody {
         }
     }
 
+    /// [`BundleBody::head`] with each corpus's name, models and board manifest but none of
+    /// its rows: the loader's skeleton, and what the canonical JSON's pieces splice rows into.
+    pub fn skeleton(&self) -> BundleBody {
+        BundleBody {
+            corpora: self
+                .corpora
+                .iter()
+                .map(|c| Corpus {
+                    name: c.name.clone(),
+                    models: c.models.clone(),
+                    board_manifest: c.board_manifest.clone(),
+                    ..Corpus::default()
+                })
+                .collect(),
+            ..self.head()
+        }
+    }
+
     /// The display name of a model key (the key itself when unknown).
     pub fn display_name<'a>(&'a self, key: &'a str) -> &'a str {
         self.models

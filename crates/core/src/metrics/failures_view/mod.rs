@@ -71,10 +71,7 @@ impl FailuresAnswerer {
         self.kept(body, &base);
         let kept = self.kept.as_ref().map_or(&[][..], |(_, rows)| rows);
         let b = Labelled::with(body, self.relabelled.labels());
-        let corpora = (0..body.corpora.len())
-            .filter(|&i| !b.labels(i).is_empty())
-            .map(|i| body.corpora[i].name.clone())
-            .collect();
+        let corpora = b.corpora_with_labels();
         let mut models: Vec<(String, String)> = Vec::new();
         for (i, c) in body.corpora.iter().enumerate() {
             if base.corpus.as_deref().is_none_or(|n| n == c.name) {

@@ -58,6 +58,14 @@ impl<'a> Labelled<'a> {
         }
     }
 
+    /// Names of the corpora with labels in force, in body order.
+    pub fn corpora_with_labels(&self) -> Vec<String> {
+        (0..self.body.corpora.len())
+            .filter(|&i| !self.labels(i).is_empty())
+            .map(|i| self.body.corpora[i].name.clone())
+            .collect()
+    }
+
     /// The corpus and label of `row` (`None` only for a row of another bundle).
     pub fn row(&self, row: &FailRow) -> Option<(&'a Corpus, &'a FailureLabel)> {
         let c = self.body.corpora.get(row.corpus)?;
