@@ -14,12 +14,11 @@ pub mod store;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use runlens_core::audit::{AuditAnswer, AuditLog, AuditQuery, Verdict};
 use runlens_core::bundle::Bundle;
 
 use crate::components::MetricValue;
-use crate::derived::answers::{ViewQuery, ask};
+use crate::derived::answers::{ViewQuery, ask_newest};
 use crate::state::{UrlState, relabels_in_force};
 use controls::{AuditActions, AuditControls};
 use detail::ItemDetail;
@@ -56,18 +55,15 @@ pub fn AuditView(
     // The newest question's answer is shown; the last one stays meanwhile.
     let answer = RwSignal::new(None::<Result<AuditAnswer, String>>);
     let answered_for = RwSignal::new(None::<AuditQuery>);
-    let b = bundle.clone();
-    Effect::new(move |_| {
-        let q = query.get();
-        let b = b.clone();
-        spawn_local(async move {
-            let got = ask::<AuditAnswer>(&b, ViewQuery::Audit(q.clone())).await;
-            if query.try_get_untracked().as_ref() == Some(&q) {
-                answer.set(Some(got.map_err(|e| e.to_string())));
-                answered_for.set(Some(q));
-            }
-        });
-    });
+    ask_newest(
+        bundle.clone(),
+        query,
+        ViewQuery::Audit,
+        move |q, got: Result<AuditAnswer, String>| {
+            answer.set(Some(got));
+            answered_for.set(Some(q));
+        },
+    );
     let pending = Memo::new(move |_| answered_for.with(|a| a.as_ref() != Some(&query.get())));
     let queue = Memo::new(move |_| {
         answer.with(|a| match a {

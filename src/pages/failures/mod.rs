@@ -16,13 +16,12 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use runlens_charts::{LEGEND_BAND, format_threshold};
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::failures_view::{BaseFilter, FailuresAnswer, FailuresQuery};
 
 use crate::components::{MetricValue, caption};
-use crate::derived::answers::{ViewQuery, ask};
+use crate::derived::answers::{ViewQuery, ask_newest};
 use crate::pages::trajectory::list::{ListKey, walk_list_of};
 use crate::state::{UrlState, ViewState, relabels_in_force};
 use crate::theme::chart_theme;
@@ -78,26 +77,20 @@ pub fn FailuresView(
         answer.set(a);
         answered_for.set(Some(q));
     }
-    let b = bundle.clone();
-    Effect::new(move |_| {
-        let q = query.get();
-        let b = b.clone();
-        spawn_local(async move {
-            let got = ask::<FailuresAnswer>(&b, ViewQuery::Failures(q.clone())).await;
-            if query.try_get_untracked().as_ref() != Some(&q) {
-                return;
+    ask_newest(
+        bundle.clone(),
+        query,
+        ViewQuery::Failures,
+        move |q, got: Result<FailuresAnswer, String>| match got {
+            Ok(a) => {
+                LAST.set(Some((hash.clone(), q.clone(), a.clone())));
+                answer.set(a);
+                answered_for.set(Some(q));
+                error.set(None);
             }
-            match got {
-                Ok(a) => {
-                    LAST.set(Some((b.content_hash.clone(), q.clone(), a.clone())));
-                    answer.set(a);
-                    answered_for.set(Some(q));
-                    error.set(None);
-                }
-                Err(e) => error.set(Some(e.to_string())),
-            }
-        });
-    });
+            Err(e) => error.set(Some(e)),
+        },
+    );
     let pending = Memo::new(move |_| answered_for.with(|a| a.as_ref() != Some(&query.get())));
     // 0: waiting for the first answer, 1: no labels, 2: shown.
     let phase = Memo::new(move |_| match answered_for.with(Option::is_some) {
