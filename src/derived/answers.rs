@@ -14,6 +14,7 @@ use runlens_core::metrics::failures_view::FailuresAnswerer;
 use runlens_core::metrics::gate_view::{self, GateAnswerer};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::ranking_view::RankingAnswerer;
+use runlens_core::trajectory::{TrajectoryAnswerer, choices};
 use serde::de::DeserializeOwned;
 
 use crate::chunks::{split_call, split_point};
@@ -29,6 +30,7 @@ struct Answerers {
     gate: GateAnswerer,
     failures: FailuresAnswerer,
     audit: AuditAnswerer,
+    trajectory: TrajectoryAnswerer,
 }
 
 thread_local! {
@@ -67,6 +69,8 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
             }
             ViewQuery::FailuresCsv(q) => serde_json::to_vec(&answerers.failures.csv(body, q)),
             ViewQuery::Audit(q) => serde_json::to_vec(&answerers.audit.answer(body, q)),
+            ViewQuery::Trajectory(q) => serde_json::to_vec(&answerers.trajectory.answer(body, q)),
+            ViewQuery::TrajectoryChoices(q) => serde_json::to_vec(&choices(body, q)),
         };
         // Answers are plain data (no maps with non-string keys): writing them cannot fail.
         json.unwrap_or_default()

@@ -5,6 +5,7 @@ use runlens_core::audit::AuditQuery;
 use runlens_core::metrics::failures_view::FailuresQuery;
 use runlens_core::metrics::gate_view::GateQuery;
 use runlens_core::metrics::ranking_view::RankingQuery;
+use runlens_core::trajectory::{ChoicesQuery, TrajectoryQuery};
 use serde::{Deserialize, Serialize};
 
 /// A view's question.
@@ -48,17 +49,25 @@ pub enum ViewQuery {
     FailuresCsv(FailuresQuery),
     /// The audit view's queue ([`runlens_core::audit::AuditAnswer`]).
     Audit(AuditQuery),
+    /// The trajectory view's open cell and its place in its list
+    /// ([`runlens_core::trajectory::TrajectoryAnswer`]).
+    Trajectory(TrajectoryQuery),
+    /// The trajectory chooser's questions (a list of [`runlens_core::trajectory::Choice`]).
+    TrajectoryChoices(ChoicesQuery),
 }
 
 impl ViewQuery {
     /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings, labels
     /// and gate rows: [`runlens_core::bundle::v2::read_early_tables`]) answer it; a ranking
     /// question's list of cells and the audit queue (which reads the cells' outcomes and
-    /// votes) need the whole bundle.
+    /// votes) and the trajectory view's questions (cells) need the whole bundle.
     pub fn answered_early(&self) -> bool {
         !matches!(
             self,
-            ViewQuery::RankingQuestion { .. } | ViewQuery::Audit(_)
+            ViewQuery::RankingQuestion { .. }
+                | ViewQuery::Audit(_)
+                | ViewQuery::Trajectory(_)
+                | ViewQuery::TrajectoryChoices(_)
         )
     }
 }

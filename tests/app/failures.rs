@@ -562,42 +562,6 @@ async fn sample_counts_equal_the_cli() {
     );
 }
 
-/// In an idle moment after the view mounts, the `j` / `k` list a trajectory opened from it
-/// walks is built for each corpus with failures (the viewer then finds it cached).
-#[wasm_bindgen_test]
-async fn the_walk_lists_of_opened_trajectories_are_built_in_idle_time() {
-    use runlens_web::pages::trajectory::list::{ListKey, cached_walk_list, walk_list};
-    let b = Arc::new(bundle());
-    let state = dev_state();
-    let keys: Vec<ListKey> = b
-        .body
-        .corpora
-        .iter()
-        .filter(|c| !c.failure_labels.is_empty())
-        .map(|c| {
-            let opened = ViewState {
-                from: Some("failures".into()),
-                ..state.clone()
-            };
-            ListKey::of(c.name.clone(), &opened)
-        })
-        .collect();
-    assert!(!keys.is_empty());
-    let _ = mount(b.clone(), state);
-    // Not in the mounting task.
-    assert!(keys.iter().all(|k| cached_walk_list(&b, k).is_none()));
-    // An idle wait of up to 2 s per corpus on a busy machine.
-    for _ in 0..2_000 {
-        if keys.iter().all(|k| cached_walk_list(&b, k).is_some()) {
-            break;
-        }
-        sleep_10ms().await;
-    }
-    for k in &keys {
-        assert_eq!(*cached_walk_list(&b, k).unwrap(), walk_list(&b, k));
-    }
-}
-
 /// #17: model names are display names in the failures views (they were registry keys); the
 /// key stays in `data-model`, the filter keys and the row's title.
 #[wasm_bindgen_test]

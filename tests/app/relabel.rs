@@ -15,11 +15,8 @@ use wasm_bindgen_test::*;
 #[wasm_bindgen_test]
 fn the_built_request_is_the_harness_request_exactly() {
     let bundle = bundle("dev");
-    let cell = bundle.body.corpora[0]
-        .cell("ex-007", "gpt-4.1")
-        .unwrap()
-        .clone();
-    let request = build_label_request(&bundle.body, "dev", "ex-007", &cell).unwrap();
+    let cell = cell_of(&bundle, "dev", "gpt-4.1", "ex-007");
+    let request = build_label_request(&bundle.body, &cell).unwrap();
     let got = serde_json::to_string(&request).unwrap();
     // Same keys in the same order, same text: compare the serialised strings.
     assert_eq!(got, expected_request().to_string());
@@ -33,11 +30,8 @@ fn the_built_request_is_the_harness_request_exactly() {
 #[wasm_bindgen_test]
 fn a_draft_with_an_invalid_field_or_question_names_it() {
     let bundle = bundle("dev");
-    let cell = bundle.body.corpora[0]
-        .cell("ex-007", "gpt-4.1")
-        .unwrap()
-        .clone();
-    let request = build_label_request(&bundle.body, "dev", "ex-007", &cell).unwrap();
+    let cell = cell_of(&bundle, "dev", "gpt-4.1", "ex-007");
+    let request = build_label_request(&bundle.body, &cell).unwrap();
     let mut draft = RequestDraft::from_request(&request);
     draft.state[6].1 = runlens_web::pages::relabel::draft::FieldValue::Json("seven".into());
     let err = draft.to_request().unwrap_err();
@@ -52,7 +46,7 @@ fn a_draft_with_an_invalid_field_or_question_names_it() {
 async fn the_panel_shows_the_answer_and_the_offline_warning() {
     let fake = FakeJev::new(Ok(label_response()));
     let host = mount(ViewState::default(), fake.clone(), "dev", |b| {
-        view! { <RelabelPanel bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
+        view! { <RelabelPanel opened=opened(&b, "dev", "gpt-4.1", "ex-007") bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
     });
     settle().await;
     // The form holds every state field; the long result is clipped to 2,000 + 15 chars.
@@ -109,7 +103,7 @@ async fn the_panel_shows_the_answer_and_the_offline_warning() {
 async fn no_proxy_says_how_to_start_one() {
     let fake = FakeJev::new(Err(network_error()));
     let host = mount(ViewState::default(), fake, "dev", |b| {
-        view! { <RelabelPanel bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
+        view! { <RelabelPanel opened=opened(&b, "dev", "gpt-4.1", "ex-007") bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
     });
     settle().await;
     click(&host, "[data-testid='relabel-ask']");
@@ -126,7 +120,7 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
     clear_storage("apply");
     let fake = FakeJev::new(Ok(label_response()));
     let host = mount(ViewState::default(), fake, "apply", |b| {
-        view! { <RelabelPanel bundle=b corpus="apply" model="gpt-4.1" trace_id="ex-007" /> }
+        view! { <RelabelPanel opened=opened(&b, "apply", "gpt-4.1", "ex-007") bundle=b corpus="apply" model="gpt-4.1" trace_id="ex-007" /> }
     });
     settle().await;
     // Before: wrong_table 1 (ex-007), wrong_join 1 (ex-008).
@@ -227,7 +221,7 @@ async fn after_apply_the_rebuilt_panel_says_what_changed_where_the_reader_is() {
     clear_storage("stay");
     let fake = FakeJev::new(Ok(label_response()));
     let host = mount(ViewState::default(), fake, "stay", |b| {
-        view! { <RelabelPanel bundle=b corpus="stay" model="gpt-4.1" trace_id="ex-007" /> }
+        view! { <RelabelPanel opened=opened(&b, "stay", "gpt-4.1", "ex-007") bundle=b corpus="stay" model="gpt-4.1" trace_id="ex-007" /> }
     });
     settle().await;
     click(&host, "[data-testid='relabel-ask']");
@@ -269,7 +263,7 @@ async fn apply_updates_the_failures_histograms_and_the_audit_queue() {
     let fake = FakeJev::new(Ok(label_response()));
     let host = mount(ViewState::default(), fake, "views", |b| {
         view! {
-            <RelabelPanel bundle=b.clone() corpus="views" model="gpt-4.1" trace_id="ex-007" />
+            <RelabelPanel opened=opened(&b, "views", "gpt-4.1", "ex-007") bundle=b.clone() corpus="views" model="gpt-4.1" trace_id="ex-007" />
             <FailuresView bundle=b.clone() />
             <AuditView bundle=b />
         }
@@ -714,7 +708,7 @@ async fn edits_to_the_form_are_what_is_sent() {
     use wasm_bindgen::JsCast;
     let fake = FakeJev::new(Ok(label_response()));
     let host = mount(ViewState::default(), fake.clone(), "dev", |b| {
-        view! { <RelabelPanel bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
+        view! { <RelabelPanel opened=opened(&b, "dev", "gpt-4.1", "ex-007") bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
     });
     settle().await;
     let instructions = host
@@ -784,7 +778,7 @@ async fn edited_options_and_added_noul_and_choice_questions_are_what_is_sent() {
     let fake = FakeJev::new(Ok(label_response()));
     // Its own corpus name: the panel keeps the last draft per bundle and cell in the session.
     let host = mount(ViewState::default(), fake.clone(), "form", |b| {
-        view! { <RelabelPanel bundle=b corpus="form" model="gpt-4.1" trace_id="ex-007" /> }
+        view! { <RelabelPanel opened=opened(&b, "form", "gpt-4.1", "ex-007") bundle=b corpus="form" model="gpt-4.1" trace_id="ex-007" /> }
     });
     settle().await;
     let rule = "[data-question='prevented_by_rule'] li[data-option='0']";

@@ -12,8 +12,10 @@ use runlens_core::bundle::{
 };
 use runlens_core::jev::{Answer, SystemOneRequest, SystemOneResponse};
 use runlens_core::metrics::failures::count_failures;
+use runlens_core::metrics::failures_view::Labelled;
 use runlens_core::overrides::{LabelOverride, OverridesFile};
 use runlens_core::rules::{DecidableRule, RuleKind, RulesConfig};
+use runlens_core::trajectory::OpenedCell;
 use runlens_web::api::{ApiError, SystemOneReply};
 use runlens_web::pages::relabel::transport::LocalFuture;
 use runlens_web::pages::relabel::{Jev, JevTransport, OverridesBar};
@@ -319,6 +321,21 @@ pub fn mount<V: IntoView + 'static>(
         }
     }));
     host
+}
+
+/// The cell `model` × `trace` of `corpus` in `b` as the trajectory view's answer has it.
+pub fn cell_of(b: &Bundle, corpus: &str, model: &str, trace: &str) -> OpenedCell {
+    OpenedCell::of(Labelled::of(&b.body), corpus, model, trace).expect("the cell")
+}
+
+/// [`cell_of`] the bundle shown (`b`: overrides applied) as the worker answers it: its labels
+/// in force, and the label as the bundle as loaded records it (the mounted overrides state's).
+pub fn opened(b: &Bundle, corpus: &str, model: &str, trace: &str) -> OpenedCell {
+    let mut o = cell_of(b, corpus, model, trace);
+    if let Some(s) = STATE.with_borrow(|s| *s) {
+        o.recorded_label = s.original_label(corpus, model, trace);
+    }
+    o
 }
 
 /// Lets spawned tasks and effects run.

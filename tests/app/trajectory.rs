@@ -246,12 +246,21 @@ fn press(target: &JsValue, key: &str) {
         .unwrap();
 }
 
-/// Opening a cell is two tasks: the header with the mount, the runs (and everything below
-/// them) in the next task.
+/// Opening a cell is two tasks once its answer is in: the header with the answer, the runs
+/// (and everything below them) in the next task.
 #[wasm_bindgen_test]
 async fn the_runs_mount_in_the_task_after_the_header() {
     let (host, _) = mount(open("m1", "q1", Some("failures")));
-    leptos::task::tick().await;
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-loading']"),
+        ["Loading the trajectory…"]
+    );
+    for _ in 0..100 {
+        if !texts(&host, "[data-testid='trajectory-outcome']").is_empty() {
+            break;
+        }
+        leptos::task::tick().await;
+    }
     assert_eq!(texts(&host, "[data-testid='trajectory-outcome']"), ["fail"]);
     assert!(host.query_selector(".runs").unwrap().is_none());
     settle().await;

@@ -13,7 +13,6 @@ mod tables;
 
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use leptos::prelude::*;
 use runlens_charts::{LEGEND_BAND, format_threshold};
@@ -22,10 +21,8 @@ use runlens_core::metrics::failures_view::{BaseFilter, FailuresAnswer, FailuresQ
 
 use crate::components::{MetricValue, caption};
 use crate::derived::answers::{ViewQuery, ask_newest};
-use crate::pages::trajectory::list::{ListKey, walk_list_of};
-use crate::state::{UrlState, ViewState, relabels_in_force};
+use crate::state::{UrlState, relabels_in_force};
 use crate::theme::chart_theme;
-use crate::yield_now::{mounted_flag, yield_idle};
 use chart_panel::FilterChart;
 use controls::FailureControls;
 use list::FailureList;
@@ -138,7 +135,6 @@ fn FailuresShown(
     let names = answer.with_untracked(|a| a.corpora.clone());
     // On large runs the view mounts one stage per task (stages.rs).
     let stage = stage_signal(answer.with_untracked(|a| a.summary.counts.n));
-    prefetch_walk_lists(bundle.clone(), names.clone(), state);
     let prefix = caption("");
     let known = names.clone();
     let base = Memo::new(move |_| {
@@ -293,24 +289,4 @@ pub fn headline_label(key: &str) -> String {
         Some((_, rest)) => rest.to_owned(),
         None => key.to_owned(),
     }
-}
-
-/// Builds, in idle moments, the walk list (`j` / `k`) a trajectory opened from this view uses
-/// for each corpus in `names`, so opening one does not (~20 ms on the `large` preset).
-fn prefetch_walk_lists(bundle: Arc<Bundle>, names: Vec<String>, state: UrlState) {
-    let alive = mounted_flag();
-    // The list of a trajectory opened from the view as it is now (its filters and `ct`).
-    let opened = state.with_untracked(|s| ViewState {
-        from: Some("failures".into()),
-        ..s.clone()
-    });
-    leptos::task::spawn_local(async move {
-        for name in names {
-            yield_idle().await;
-            if !alive.load(Ordering::Relaxed) {
-                return;
-            }
-            walk_list_of(&bundle, &ListKey::of(name, &opened));
-        }
-    });
 }

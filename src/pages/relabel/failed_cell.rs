@@ -2,25 +2,20 @@
 //! the failed cell as `label_failure_modes.py` reads it and the mechanical checks computed
 //! here from the bundle's rules config.
 
-use runlens_core::bundle::{BundleBody, Cell, Checks, FailureLabel, Outcome};
+use runlens_core::bundle::{BundleBody, Checks, FailureLabel, Outcome};
 use runlens_core::jev::SystemOneRequest;
 use runlens_core::jev::label_request::{DEFAULT_MAX_RESULT_CHARS, FailedCell, label_request};
 use runlens_core::metrics::rule_checks::MechanicalChecks;
+use runlens_core::trajectory::OpenedCell;
 use serde_json::Value;
 
 use crate::derived::compiled_rules::compiled_rules;
 
 /// The cell as the labeller reads it: missing ground truth gives `[]` and `""`.
-pub fn failed_cell(body: &BundleBody, corpus: &str, trace: &str, cell: &Cell) -> FailedCell {
-    let corpus = body.corpus(corpus);
-    let question = corpus.and_then(|c| c.question(trace));
-    let asked = question.map(|q| q.nl_question.clone()).or_else(|| {
-        corpus
-            .and_then(|c| c.results.iter().find(|r| r.trace_id == trace))
-            .and_then(|r| r.nl_question.clone())
-    });
+pub fn failed_cell(opened: &OpenedCell) -> FailedCell {
+    let (question, cell) = (opened.question.as_ref(), &opened.cell);
     FailedCell {
-        question: asked.unwrap_or_default(),
+        question: question.map_or_else(|| opened.question_text.clone(), |q| q.nl_question.clone()),
         reference_sql: question.map(|q| q.gt_sql.clone()).unwrap_or_default(),
         reference_answer: question.map(|q| q.gt_answer.clone()).unwrap_or_default(),
         candidate_sqls: cell.sqls.clone(),
@@ -45,15 +40,14 @@ pub fn mechanical_checks(
     }
 }
 
-/// The exact request the harness sends for this cell (default 2,000-character clipping).
+/// The exact request the harness sends for the open cell (default 2,000-character
+/// clipping), with `body`'s rules config.
 pub fn build_label_request(
     body: &BundleBody,
-    corpus: &str,
-    trace: &str,
-    cell: &Cell,
+    opened: &OpenedCell,
 ) -> Result<SystemOneRequest, String> {
-    let failed = failed_cell(body, corpus, trace, cell);
-    let checks = mechanical_checks(body, &cell.sqls)?;
+    let failed = failed_cell(opened);
+    let checks = mechanical_checks(body, &opened.cell.sqls)?;
     let checks = checks.and_then(|c| serde_json::to_value(c).ok());
     let semantic = body
         .rules

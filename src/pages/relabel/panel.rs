@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use runlens_core::bundle::{Bundle, Cell};
+use runlens_core::bundle::Bundle;
 use runlens_core::overrides::label_from_answers;
+use runlens_core::trajectory::OpenedCell;
 
 use super::AskOutcome;
 use super::answer_view::AnswerView;
@@ -16,8 +17,6 @@ use super::draft::RequestDraft;
 use super::failed_cell::{base_label, build_label_request, mechanical_checks};
 use super::request_form::RequestForm;
 use super::transport::{Jev, explain, proxy_base};
-use crate::data::{LoadError, cell_detail};
-use crate::state::{OverridesState, find_label};
 
 thread_local! {
     /// The last panel's draft and answer, so a panel rebuilt after Apply (every view
@@ -40,15 +39,15 @@ pub fn RelabelPanel(
     /// Question key.
     #[prop(into)]
     trace_id: String,
+    /// The cell in full, its question and its labels (in force and as recorded): the
+    /// trajectory view's answer.
+    opened: OpenedCell,
 ) -> impl IntoView {
     let jev = Jev::use_context();
     let base_url = proxy_base();
     let session_key = format!("{}/{corpus}/{model}/{trace_id}", bundle.content_hash);
-    let recorded = find_label(&bundle, &corpus, &model, &trace_id).cloned();
-    let original = OverridesState::use_context().map_or_else(
-        || recorded.clone(),
-        |o| o.original_label(&corpus, &model, &trace_id),
-    );
+    let recorded = opened.label.clone();
+    let original = opened.recorded_label.clone();
     let overridden = (original != recorded).then(|| {
         let sub = |l: &Option<runlens_core::bundle::FailureLabel>| {
             l.as_ref()
@@ -68,30 +67,19 @@ pub fn RelabelPanel(
     let ask_error = RwSignal::new(None::<String>);
     let busy = RwSignal::new(false);
     let info = RwSignal::new(None::<Result<(String, String), String>>);
-    let start = RelabelParts {
-        bundle: bundle.clone(),
-        corpus: corpus.clone(),
-        model: model.clone(),
-        trace: trace_id.clone(),
-    };
     let restored = SESSION.with_borrow(|s| s.clone().filter(|(k, _, _)| *k == session_key));
     if let Some((_, d, o)) = restored {
         draft.set(d);
         ready.set(true);
         outcome.set(o);
     } else {
-        spawn_local(async move {
-            match start.load().await {
-                Ok((d, n)) => {
-                    draft.try_set(d);
-                    ready.try_set(true);
-                    note.try_set(n);
-                }
-                Err(e) => {
-                    note.try_set(Some(e));
-                }
+        match build_label_request(&bundle.body, &opened) {
+            Ok(request) => {
+                draft.set(RequestDraft::from_request(&request));
+                ready.set(true);
             }
-        });
+            Err(e) => note.set(Some(e)),
+        }
     }
     {
         let (jev, base) = (jev.clone(), base_url.clone());
@@ -147,11 +135,9 @@ pub fn RelabelPanel(
             busy.try_set(false);
         });
     };
-    let checks = bundle
-        .body
-        .corpus(&corpus)
-        .and_then(|c| c.cell(&trace_id, &model))
-        .and_then(|c| mechanical_checks(&bundle.body, &c.sqls).ok().flatten());
+    let checks = mechanical_checks(&bundle.body, &opened.cell.sqls)
+        .ok()
+        .flatten();
     let start_label = base_label(recorded.as_ref(), &model, &trace_id, checks.as_ref());
     let answer = move || {
         outcome.get().map(|o| {
@@ -190,45 +176,5 @@ pub fn RelabelPanel(
             {move || ask_error.get().map(|e| view! { <p class="error" role="alert" data-testid="relabel-error">{e}</p> })}
             {answer}
         </section>
-    }
-}
-
-/// What the panel needs to build its request.
-struct RelabelParts {
-    bundle: Arc<Bundle>,
-    corpus: String,
-    model: String,
-    trace: String,
-}
-
-impl RelabelParts {
-    /// The draft of the harness request, from the full cell when the bundle is stripped,
-    /// with a note when the full cell could not be read.
-    async fn load(self) -> Result<(RequestDraft, Option<String>), String> {
-        let page_copy: Option<Cell> = self
-            .bundle
-            .body
-            .corpus(&self.corpus)
-            .and_then(|c| c.cell(&self.trace, &self.model))
-            .cloned();
-        let (cell, note) = match cell_detail(&self.corpus, &self.model, &self.trace).await {
-            Ok(Some(full)) => (Some(full), None),
-            Ok(None) => (page_copy, None),
-            Err(LoadError::Loader(m)) if m == "no bundle is loaded" => (page_copy, None),
-            Err(e) => (
-                page_copy,
-                Some(format!(
-                    "Using the page's copy of this cell (the full text could not be read: {e})."
-                )),
-            ),
-        };
-        let cell = cell.ok_or_else(|| {
-            format!(
-                "{} has no cell for {} on {}",
-                self.corpus, self.model, self.trace
-            )
-        })?;
-        let request = build_label_request(&self.bundle.body, &self.corpus, &self.trace, &cell)?;
-        Ok((RequestDraft::from_request(&request), note))
     }
 }

@@ -3,45 +3,28 @@
 //! the audit view, in the same store (`runlens.audit.<hash>`), and move to the next cell of
 //! the list.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 use runlens_core::audit::{Verdict, audit_key};
-use runlens_core::bundle::Bundle;
+use runlens_core::trajectory::WalkPlace;
 
-use super::keys::{step, typing};
-use super::list::{CellId, ListKey, walk_list_of};
+use super::keys::{neighbour, step, typing};
 use crate::pages::audit::list::mark;
 use crate::pages::audit::store;
-use crate::state::{UrlState, ViewState};
+use crate::state::UrlState;
 
-/// The open cell's audit line and keys; nothing when the cell is not in the audit queue (at
-/// the address's `ct`).
+/// The open cell's audit line and keys (mounted when the cell is in the audit queue at the
+/// address's `ct`, as the worker's answer says).
 #[component]
 pub fn AuditKeys(
-    bundle: Arc<Bundle>,
-    corpus: String,
+    /// The bundle's content hash (the decisions' store).
+    hash: String,
     model: String,
     trace: String,
-    /// The list `j` / `k` walk (a verdict moves on in it).
+    /// The open cell's place in the list `j` / `k` walk (a verdict moves on in it).
     #[prop(into)]
-    list: Signal<Arc<Vec<CellId>>>,
+    place: Signal<WalkPlace>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let queue_key = state.with_untracked(|s| {
-        ListKey::of(
-            corpus.clone(),
-            &ViewState {
-                from: Some("audit".into()),
-                ..s.clone()
-            },
-        )
-    });
-    let id = (model.clone(), trace.clone());
-    if !walk_list_of(&bundle, &queue_key).contains(&id) {
-        return ().into_any();
-    }
-    let hash = bundle.content_hash.clone();
     let key = audit_key(&model, &trace);
     let decided = RwSignal::new(
         store::load(&hash)
@@ -55,7 +38,7 @@ pub fn AuditKeys(
         match store::save(&hash, &log) {
             Ok(()) => {
                 decided.set(Some(verdict));
-                list.with_untracked(|l| step(state, l, 1));
+                step(state, place.with_untracked(|p| neighbour(state, p, 1)));
             }
             Err(e) => error.set(Some(e)),
         }
@@ -86,5 +69,4 @@ pub fn AuditKeys(
             {move || error.get().map(|e| view! { <span class="error" role="alert">" "{e}</span> })}
         </p>
     }
-    .into_any()
 }

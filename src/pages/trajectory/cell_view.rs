@@ -1,15 +1,15 @@
 //! One open cell: header, SQL diff, gold and candidate runs side by side, answer and usage,
-//! rule checks, labels and gate details. The full cell (large bundles travel without long
-//! text) is fetched with [`crate::data::cell_detail`]; the page's copy shows meanwhile.
+//! rule checks, labels and gate details, from the worker's answer ([`OpenedCell`]: the cell
+//! in full with its question, ranking, labels and gate row).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use runlens_core::bundle::{Bundle, Cell, RankingRow};
+use runlens_core::bundle::{Bundle, RankingRow};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::trajectory::{
-    Step, gold_set, result_table, run_steps, sql_diff_statements, sql_highlight,
+    OpenedCell, Step, gold_set, result_table, run_steps, sql_diff_statements, sql_highlight,
 };
 
 use super::gate::GateDetails;
@@ -18,7 +18,6 @@ use super::label::{FmLabelView, JevLabel, OpenCell, RuleChecks, relabel_slot};
 use super::results::RunColumn;
 use super::sql::DiffView;
 use super::usage::UsageSection;
-use crate::data;
 use crate::derived::bundle_matcher::bundle_matcher;
 use crate::pages::relabel::RelabelPanel;
 use crate::state::UrlState;
@@ -45,18 +44,16 @@ fn steps(
     }
 }
 
-/// True when the page's copy looks stripped of long text (see `crate::loader::split`).
-fn looks_stripped(cell: &Cell) -> bool {
-    cell.sql_results.iter().any(String::is_empty) || cell.final_answer.as_deref() == Some("")
-}
-
 /// The open cell.
 #[component]
 pub fn CellView(
+    /// The bundle shown (its universe, rules and model names).
     bundle: Arc<Bundle>,
     corpus: String,
     model: String,
     trace: String,
+    /// The cell and what is beside it.
+    opened: OpenedCell,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     provide_context(OpenCell {
@@ -65,42 +62,17 @@ pub fn CellView(
         trace: trace.clone(),
     });
     let body = &bundle.body;
-    let c = body.corpus(&corpus);
-    let page_cell = c
-        .and_then(|c| c.cell(&trace, &model))
-        .cloned()
-        .unwrap_or_default();
-    let question = c.and_then(|c| c.question(&trace)).cloned();
-    let question_text = question
-        .as_ref()
-        .map(|q| q.nl_question.clone())
-        .filter(|t| !t.is_empty())
-        .or_else(|| {
-            c.and_then(|c| c.results.iter().find(|r| r.trace_id == trace))
-                .and_then(|r| r.nl_question.clone())
-        })
-        .unwrap_or_default();
-    let ranking = c
-        .and_then(|c| c.rankings.iter().find(|r| r.trace_id == trace))
-        .cloned();
-    let label = c.and_then(|c| {
-        c.failure_labels
-            .iter()
-            .find(|l| l.trace_id == trace && l.model == model)
-            .cloned()
-    });
-    let fm = c.and_then(|c| {
-        c.fm_labels
-            .iter()
-            .find(|l| l.trace_id == trace && l.model == model)
-            .cloned()
-    });
-    let gate = c.and_then(|c| {
-        c.gate_rows
-            .iter()
-            .find(|g| g.trace_id == trace && g.model == model)
-            .cloned()
-    });
+    let for_panel = opened.clone();
+    let OpenedCell {
+        cell,
+        question,
+        question_text,
+        ranking,
+        label,
+        fm,
+        gate,
+        ..
+    } = opened;
     let matcher = bundle_matcher(&bundle);
     let gold = matcher
         .as_ref()
@@ -116,37 +88,6 @@ pub fn CellView(
     };
     let display = body.display_name(&model).to_owned();
     let rules = body.rules.clone();
-    let stripped = looks_stripped(&page_cell);
-    let detail = {
-        let (c, m, t) = (corpus.clone(), model.clone(), trace.clone());
-        LocalResource::new(move || {
-            let (c, m, t) = (c.clone(), m.clone(), t.clone());
-            async move { data::full_detail(&c, &m, &t).await }
-        })
-    };
-    let cell = Memo::new(move |_| match detail.get() {
-        Some(Ok(data::CellDetail {
-            cell: Some(full), ..
-        })) => full,
-        _ => page_cell.clone(),
-    });
-    // A stripped bundle has empty FM reasons: the detail brings the real one.
-    let fm = Memo::new(move |_| {
-        let mut fm = fm.clone();
-        if let (Some(f), Some(Ok(d))) = (fm.as_mut(), detail.get())
-            && d.fm_reason.is_some()
-        {
-            f.reason = d.fm_reason;
-        }
-        fm
-    });
-    let status = move || match detail.get() {
-        None => Some("Loading the full trajectory…".to_owned()),
-        Some(Err(e)) if stripped => Some(format!(
-            "The full trajectory could not be loaded ({e}); long text is missing."
-        )),
-        _ => None,
-    };
     let key = format!("{model}/{trace}");
     // The re-label panel (its editable request is the heaviest part of the viewer) mounts in
     // the task after the viewer, so opening a trajectory is not one long task.
@@ -159,23 +100,22 @@ pub fn CellView(
         let (b, c, m, t) = (bundle.clone(), corpus.clone(), model.clone(), trace.clone());
         move || {
             panel_due.get().then(|| {
-                view! { <RelabelPanel bundle=b.clone() corpus=c.clone() model=m.clone() trace_id=t.clone() /> }
+                view! { <RelabelPanel bundle=b.clone() corpus=c.clone() model=m.clone() trace_id=t.clone() opened=for_panel.clone() /> }
             })
         }
     };
     // The runs, usage, checks and labels mount in the task after the header, so opening a
-    // trajectory is two shorter tasks; from a stripped bundle they wait for the full cell
-    // (built once, not once with the page's copy and again with the detail).
+    // trajectory is two shorter tasks.
     let rest_due = RwSignal::new(false);
     leptos::task::spawn_local(async move {
         yield_now().await;
         rest_due.try_set(true);
     });
-    let rest_ready = move || rest_due.get() && !(stripped && detail.with(Option::is_none));
     let gold_steps = StoredValue::new(None::<Vec<Step>>);
     let gold_sql = StoredValue::new(gold_sql);
+    let cell = StoredValue::new(cell);
     let header = move || {
-        let cell = cell.get();
+        let cell = cell.get_value();
         view! {
             <Header question=question_text.clone() corpus=corpus.clone() model=model.clone()
                 display=display.clone() trace=trace.clone() cell=cell />
@@ -183,15 +123,16 @@ pub fn CellView(
     };
     let diff = move || {
         state.with(|s| s.diff).then(|| {
-            let lines = cell.with(|c| gold_sql.with_value(|g| sql_diff_statements(g, &c.sqls)));
+            let lines =
+                cell.with_value(|c| gold_sql.with_value(|g| sql_diff_statements(g, &c.sqls)));
             view! { <DiffView lines=lines /> }
         })
     };
     let rest = move || {
-        if !rest_ready() {
+        if !rest_due.get() {
             return None;
         }
-        let cell = cell.get();
+        let cell = cell.get_value();
         if gold_steps.with_value(Option::is_none) {
             let built = gold_sql.with_value(|sql| {
                 steps(
@@ -220,13 +161,12 @@ pub fn CellView(
             <RuleChecks rules=rules.clone() sqls=cell.sqls.clone() label=label.clone() />
             <JevLabel label=label.clone() />
             {relabel_slot(relabel.clone())}
-            {move || view! { <FmLabelView label=fm.get() /> }}
+            <FmLabelView label=fm.clone() />
             <GateDetails row=gate.clone() />
         })
     };
     view! {
         <article class="trajectory-cell">
-            {move || status().map(|s| view! { <p class="loading hint" data-testid="trajectory-loading">{s}</p> })}
             {header}
             {diff}
             {rest}

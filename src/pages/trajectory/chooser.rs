@@ -1,11 +1,14 @@
 //! Picking a cell when none is open: corpus and model selects and a question search
-//! (text or trace id), showing at most [`MAX_MATCHES`] questions.
+//! (text or trace id), showing at most [`MAX_MATCHES`] questions (the worker's answer:
+//! [`runlens_core::trajectory::choices`]).
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
+use runlens_core::trajectory::{Choice, ChoicesQuery};
 
+use crate::derived::answers::{ViewQuery, ask_newest};
 use crate::state::UrlState;
 
 /// Questions listed at most.
@@ -44,33 +47,19 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
         }
     });
     let search = RwSignal::new(String::new());
-    let matches = Memo::new(move |_| {
-        let (c, m, q) = (corpus.get(), model.get(), search.get().to_lowercase());
-        body.with_value(|b| {
-            let Some(corpus) = b.body.corpus(&c) else {
-                return Vec::new();
-            };
-            corpus
-                .results
-                .iter()
-                .filter(|r| r.candidates.get(&m).is_some_and(Option::is_some))
-                .map(|r| {
-                    let text = corpus
-                        .question(&r.trace_id)
-                        .map(|q| q.nl_question.clone())
-                        .or_else(|| r.nl_question.clone())
-                        .unwrap_or_default();
-                    (r.trace_id.clone(), text)
-                })
-                .filter(|(t, text)| {
-                    q.is_empty()
-                        || t.to_lowercase().contains(&q)
-                        || text.to_lowercase().contains(&q)
-                })
-                .take(MAX_MATCHES)
-                .collect::<Vec<_>>()
-        })
+    let query = Memo::new(move |_| ChoicesQuery {
+        corpus: corpus.get(),
+        model: model.get(),
+        search: search.get(),
+        max: MAX_MATCHES,
     });
+    let matches = RwSignal::new(Vec::<Choice>::new());
+    ask_newest(
+        bundle,
+        query,
+        ViewQuery::TrajectoryChoices,
+        move |_, got: Result<Vec<Choice>, String>| matches.set(got.unwrap_or_default()),
+    );
     let open = move |trace: String| {
         let (c, m) = (corpus.get_untracked(), model.get_untracked());
         state.push(|s| {
@@ -96,7 +85,7 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
                     on:input=move |ev| search.set(event_target_value(&ev)) />
             </label>
             <ul class="chooser-matches">
-                {move || matches.get().into_iter().map(|(trace, text)| {
+                {move || matches.get().into_iter().map(|Choice { trace, text }| {
                     let label = if text.is_empty() { trace.clone() } else { text };
                     let t = trace.clone();
                     view! {

@@ -1,23 +1,16 @@
 //! Walking the list: Prev / Next buttons with the position, the diff toggle, the help
 //! overlay, and the keys `j` / `k` / `g` / `?` / Escape (ignored while typing in a field).
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
+use runlens_core::trajectory::{CellId, WalkPlace};
 use wasm_bindgen::JsCast;
 
-use super::list::CellId;
 use crate::state::{Tab, UrlState};
 
-/// Opens the cell `delta` places from the open one in `list` (the first cell when the open
-/// one is not in the list). Returns whether it moved.
-pub fn step(state: UrlState, list: &[CellId], delta: isize) -> bool {
-    let pos = state.with_untracked(|s| position(list, s.cell_model.as_deref(), s.trace.as_deref()));
-    let next = match pos {
-        Some(i) => i.checked_add_signed(delta).filter(|&j| j < list.len()),
-        None => (!list.is_empty()).then_some(0),
-    };
-    let Some((model, trace)) = next.and_then(|j| list.get(j)).cloned() else {
+/// Opens `cell` (a neighbour in the window of the open cell's [`WalkPlace`]). Returns
+/// whether it moved (there was one).
+pub fn step(state: UrlState, cell: Option<CellId>) -> bool {
+    let Some((model, trace)) = cell else {
         return false;
     };
     state.push(|s| {
@@ -28,10 +21,13 @@ pub fn step(state: UrlState, list: &[CellId], delta: isize) -> bool {
     true
 }
 
-/// Index of `(model, trace)` in `list`.
-pub fn position(list: &[CellId], model: Option<&str>, trace: Option<&str>) -> Option<usize> {
-    let (model, trace) = (model?, trace?);
-    list.iter().position(|(m, t)| m == model && t == trace)
+/// The cell `delta` (±1) places from the one the address opens (the answered one, or one
+/// walked to before its answer came), as `place`'s window names it.
+pub fn neighbour(state: UrlState, place: &WalkPlace, delta: isize) -> Option<CellId> {
+    state.with_untracked(|s| {
+        let (m, t) = (s.cell_model.as_deref()?, s.trace.as_deref()?);
+        place.neighbour((m, t), delta)
+    })
 }
 
 /// True when the key went to a text field (inputs, text areas, selects, editable content).
@@ -52,9 +48,9 @@ pub fn typing(ev: &web_sys::KeyboardEvent) -> bool {
 /// The navigation bar, the help overlay and the page-wide key handler.
 #[component]
 pub fn NavBar(
-    /// The list `j` / `k` walk.
+    /// The open cell's place in the list `j` / `k` walk.
     #[prop(into)]
-    list: Signal<Arc<Vec<CellId>>>,
+    place: Signal<WalkPlace>,
     /// Its name, e.g. `failures · wrong_filter`.
     #[prop(into)]
     name: Signal<String>,
@@ -81,10 +77,10 @@ pub fn NavBar(
         }
         match ev.key().as_str() {
             "j" => {
-                list.with_untracked(|l| step(state, l, 1));
+                step(state, place.with_untracked(|p| neighbour(state, p, 1)));
             }
             "k" => {
-                list.with_untracked(|l| step(state, l, -1));
+                step(state, place.with_untracked(|p| neighbour(state, p, -1)));
             }
             "g" => state.push(|s| s.diff = !s.diff),
             "?" => set_help.update(|h| *h = !*h),
@@ -94,27 +90,34 @@ pub fn NavBar(
         ev.prevent_default();
     });
     on_cleanup(move || handle.remove());
-    let pos = Memo::new(move |_| {
+    // The address's cell in the answer's window: the position follows keys pressed before
+    // the next answer comes.
+    let at = Memo::new(move |_| {
         let (m, t) = state.with(|s| (s.cell_model.clone(), s.trace.clone()));
-        list.with(|l| position(l, m.as_deref(), t.as_deref()))
+        let (m, t) = (m.unwrap_or_default(), t.unwrap_or_default());
+        place.with(|p| (p.index_of((&m, &t)), p.len))
     });
-    let len = move || list.with(|l| l.len());
     let position_text = move || {
-        let at = pos
-            .get()
-            .map_or_else(|| "–".to_owned(), |i| (i + 1).to_string());
-        format!("{at} / {}", len())
+        let (i, len) = at.get();
+        let i = i.map_or_else(|| "–".to_owned(), |i| (i + 1).to_string());
+        format!("{i} / {len}")
     };
     let diff = move || state.with(|s| s.diff);
-    let prev_disabled = move || pos.get().is_none_or(|i| i == 0);
-    let next_disabled = move || pos.get().map_or(len() == 0, |i| i + 1 >= len());
+    let prev_disabled = move || {
+        state.with(|_| ());
+        place.with(|p| neighbour(state, p, -1).is_none())
+    };
+    let next_disabled = move || {
+        state.with(|_| ());
+        place.with(|p| neighbour(state, p, 1).is_none())
+    };
     view! {
         <nav class="trajectory-nav" aria-label="Walk the list">
             <button class="nav-prev" data-testid="trajectory-prev" disabled=prev_disabled
-                on:click=move |_| { list.with_untracked(|l| step(state, l, -1)); }>"← Prev (k)"</button>
+                on:click=move |_| { step(state, place.with_untracked(|p| neighbour(state, p, -1))); }>"← Prev (k)"</button>
             <span class="nav-position" data-testid="trajectory-position">{position_text}</span>
             <button class="nav-next" data-testid="trajectory-next" disabled=next_disabled
-                on:click=move |_| { list.with_untracked(|l| step(state, l, 1)); }>"Next (j) →"</button>
+                on:click=move |_| { step(state, place.with_untracked(|p| neighbour(state, p, 1))); }>"Next (j) →"</button>
             <span class="hint" data-testid="trajectory-list">{move || format!(" in {}", name.get())}</span>
             <button class="diff-toggle" data-testid="diff-toggle" aria-pressed=move || diff().to_string()
                 on:click=move |_| state.push(|s| s.diff = !s.diff)>

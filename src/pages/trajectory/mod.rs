@@ -14,82 +14,142 @@ mod results;
 mod sql;
 mod usage;
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
+use runlens_core::trajectory::{OpenedCell, TrajectoryAnswer, TrajectoryQuery};
 
-use crate::state::UrlState;
+use crate::derived::answers::{ViewQuery, ask_newest};
+use crate::state::{UrlState, relabels_in_force};
 use audit_keys::AuditKeys;
 use cell_view::CellView;
 use chooser::Chooser;
 use keys::NavBar;
 pub use label::{OpenCell, RELABEL_SLOT_CLASS, relabel_slot};
-use list::{ListKey, resolve_corpus, walk_list_of};
+use list::walk_from;
 
-/// The trajectory view of a loaded bundle.
+thread_local! {
+    /// The last answer shown, with its bundle's content hash and its question. The view
+    /// mounted again for the same bundle and cell (every view re-renders when a re-label is
+    /// applied) shows it at once, so the page keeps its height and the reader their place
+    /// while the new answer comes.
+    static LAST: RefCell<Option<(String, TrajectoryQuery, TrajectoryAnswer)>> =
+        const { RefCell::new(None) };
+}
+
+/// The trajectory view of a loaded bundle. The open cell and its place in the list are the
+/// answer of the data's owner (the loader worker, else the page) to the address's question;
+/// the page holds only that answer.
 #[component]
 pub fn TrajectoryView(
     /// The loaded bundle.
     bundle: Arc<Bundle>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let body = StoredValue::new(bundle.clone());
-    let model = Memo::new(move |_| state.with(|s| s.cell_model.clone()));
-    let trace = Memo::new(move |_| state.with(|s| s.trace.clone()));
-    let corpus = Memo::new(move |_| {
-        let named = state.with(|s| s.corpus.clone());
-        let (m, t) = (model.get(), trace.get());
-        body.with_value(|b| resolve_corpus(b, named.as_deref(), m.as_deref(), t.as_deref()))
-    });
-    let list_key = Memo::new(move |_| {
-        let corpus = corpus.get()?;
-        Some(state.with(|s| ListKey::of(corpus, s)))
-    });
-    let list_name = Signal::derive(move || {
-        list_key.with(|k| {
-            k.as_ref()
-                .map_or_else(|| "all cells".to_owned(), ListKey::label)
+    let relabels = relabels_in_force();
+    let query = Memo::new(move |_| {
+        let relabels = relabels.get();
+        state.with(|s| TrajectoryQuery {
+            corpus: s.corpus.clone(),
+            model: s.cell_model.clone(),
+            trace: s.trace.clone(),
+            walk: walk_from(s),
+            relabels,
         })
     });
-    let list = Memo::new(move |_| {
-        let Some(key) = list_key.get() else {
-            return Arc::new(Vec::new());
-        };
-        body.with_value(|b| walk_list_of(b, &key))
+    let hash = bundle.content_hash.clone();
+    let answered = RwSignal::new(None::<(TrajectoryQuery, TrajectoryAnswer)>);
+    let error = RwSignal::new(None::<String>);
+    let asked = query.get_untracked();
+    if let Some((_, q, a)) = LAST.with_borrow(Clone::clone).filter(|(h, q, _)| {
+        *h == hash && (&q.corpus, &q.model, &q.trace) == (&asked.corpus, &asked.model, &asked.trace)
+    }) {
+        answered.set(Some((q, a)));
+    }
+    ask_newest(
+        bundle.clone(),
+        query,
+        ViewQuery::Trajectory,
+        move |q, got: Result<TrajectoryAnswer, String>| match got {
+            Ok(a) => {
+                LAST.set(Some((hash.clone(), q.clone(), a.clone())));
+                answered.set(Some((q, a)));
+                error.set(None);
+            }
+            Err(e) => error.set(Some(e)),
+        },
+    );
+    let pending =
+        Memo::new(move |_| answered.with(|a| a.as_ref().map(|(q, _)| q) != Some(&query.get())));
+    let place = Signal::derive(move || {
+        answered.with(|a| a.as_ref().map(|(_, a)| a.place.clone()).unwrap_or_default())
     });
-    let open = Memo::new(move |_| {
-        let (m, t, c) = (model.get()?, trace.get()?, corpus.get()?);
-        let found = body.with_value(|b| b.body.corpus(&c).and_then(|k| k.cell(&t, &m)).is_some());
-        Some((c, m, t, found))
+    let list_name = Signal::derive(move || query.with(|q| q.walk.label()));
+    // What is shown: nothing named, a named cell the corpus lacks, or the cell. Compared
+    // before re-rendering, so an answer that changes nothing shown rebuilds nothing.
+    let shown = Memo::new(move |_| {
+        answered.with(|a| {
+            let (q, a) = a.as_ref()?;
+            Some(match (q.model.clone(), q.trace.clone(), a.corpus.clone()) {
+                (Some(m), Some(t), Some(c)) => match &a.opened {
+                    Some(o) => Shown::Cell(c, m, t, Box::new(o.clone()), a.in_audit_queue),
+                    None => Shown::Missing(c, m, t),
+                },
+                _ => Shown::Nothing,
+            })
+        })
     });
+    let names_cell = move || query.with(|q| q.model.is_some() && q.trace.is_some());
     let data_key = move || {
-        open.with(|o| {
-            o.as_ref()
-                .map_or_else(String::new, |(_, m, t, _)| format!("{m}/{t}"))
+        shown.with(|s| match s {
+            Some(Shown::Cell(_, m, t, _, _) | Shown::Missing(_, m, t)) => format!("{m}/{t}"),
+            _ => String::new(),
         })
     };
+    let body = StoredValue::new(bundle);
     view! {
-        <section class="trajectory" data-testid="trajectory-view" data-trajectory=data_key>
+        <section class="trajectory" data-testid="trajectory-view" data-trajectory=data_key
+            data-pending=move || pending.get().to_string()>
             <h2>"Trajectory"</h2>
-            <NavBar list=list name=list_name />
-            {move || match open.get() {
-                None => view! {
+            <NavBar place=place name=list_name />
+            {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
+            {move || match shown.get() {
+                None if names_cell() => view! {
+                    <p class="loading hint" data-testid="trajectory-loading">"Loading the trajectory…"</p>
+                }.into_any(),
+                None | Some(Shown::Nothing) => view! {
                     <p class="hint">"Choose a cell: a corpus, a model and a question."</p>
                     <Chooser bundle=body.get_value() />
                 }.into_any(),
-                Some((c, m, t, false)) => view! {
+                Some(Shown::Missing(c, m, t)) => view! {
                     <p class="notice" data-testid="trajectory-missing">
                         "No cell for model " <code>{m}</code> " on question " <code>{t}</code>
                         " in corpus " <code>{c}</code> "."
                     </p>
                     <Chooser bundle=body.get_value() />
                 }.into_any(),
-                Some((c, m, t, true)) => view! {
-                    <AuditKeys bundle=body.get_value() corpus=c.clone() model=m.clone() trace=t.clone() list=list />
-                    <CellView bundle=body.get_value() corpus=c model=m trace=t />
-                }.into_any(),
+                Some(Shown::Cell(c, m, t, opened, in_queue)) => {
+                    let bundle = body.get_value();
+                    let hash = bundle.content_hash.clone();
+                    view! {
+                        {in_queue.then(|| view! { <AuditKeys hash=hash model=m.clone() trace=t.clone() place=place /> })}
+                        <CellView bundle=bundle corpus=c model=m trace=t opened=*opened />
+                    }.into_any()
+                }
             }}
         </section>
     }
+}
+
+/// What the view shows.
+#[derive(Debug, Clone, PartialEq)]
+enum Shown {
+    /// No cell named.
+    Nothing,
+    /// The named cell is not in its corpus: corpus, model, trace.
+    Missing(String, String, String),
+    /// The cell: corpus, model, trace, the cell, whether it is in the audit queue.
+    Cell(String, String, String, Box<OpenedCell>, bool),
 }
