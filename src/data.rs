@@ -8,13 +8,11 @@
 
 #[cfg(doc)]
 use runlens_core::bundle::Bundle;
-use runlens_core::bundle::Cell;
 use serde::Deserialize;
 
 use crate::api;
 use crate::loader;
 pub use crate::loader::decode::{decode_bundle, load_bundle};
-pub use crate::loader::detail::CellDetail;
 pub use crate::loader::progress::{Phase, Progress};
 pub use crate::loader::request::{BundleRequest, LoadError, LoadStats, Loaded};
 
@@ -62,24 +60,4 @@ pub fn load(
     on_done: impl Fn(Result<Loaded, LoadError>) + 'static,
 ) -> loader::client::LoadHandle {
     loader::client::start(request, Box::new(on_progress), std::rc::Rc::new(on_done))
-}
-
-/// One cell with its full trajectory text (SQL results, final answer, judge reasoning) from
-/// the bundle loaded last; `Ok(None)` when the bundle has no such cell.
-pub async fn cell_detail(
-    corpus: &str,
-    model: &str,
-    trace_id: &str,
-) -> Result<Option<Cell>, LoadError> {
-    Ok(full_detail(corpus, model, trace_id).await?.cell)
-}
-
-/// Everything a stripped page bundle lacks about one cell: the full cell and its FM label's
-/// reason, from the bundle loaded last.
-pub async fn full_detail(
-    corpus: &str,
-    model: &str,
-    trace_id: &str,
-) -> Result<CellDetail, LoadError> {
-    loader::detail::cell_detail(corpus, model, trace_id).await
 }

@@ -16,7 +16,6 @@ use crate::chunks::{LocalTask, split_call, split_point};
 use crate::clock::now_ms;
 use crate::derived::answers::answer_query_json;
 use crate::loader::boards;
-use crate::loader::detail::CellDetail;
 use crate::loader::digest::verify_bundle_fast;
 use crate::loader::pipeline;
 use crate::loader::progress::Early;
@@ -80,21 +79,6 @@ fn handle(ev: &MessageEvent) {
         }
         ToWorker::LoadFiles => {
             wasm_bindgen_futures::spawn_local(run(BundleRequest::Files(message.files)));
-        }
-        ToWorker::Detail {
-            id,
-            corpus,
-            model,
-            trace_id,
-        } => {
-            let json = FULL.with_borrow(|full| {
-                let detail = full
-                    .as_ref()
-                    .map(|b| CellDetail::of(b, &corpus, &model, &trace_id))
-                    .unwrap_or_default();
-                serde_json::to_vec(&detail).unwrap_or_default()
-            });
-            post(&FromWorker::Detail { id }, Some(&json));
         }
         ToWorker::Query { id, early } => {
             let query = message.body.unwrap_or_default();
@@ -240,7 +224,7 @@ async fn run(request: BundleRequest) {
     }
 }
 
-/// Statements parsed per slice; the worker answers detail requests between slices.
+/// Statements parsed per slice; the worker answers the views' questions between slices.
 const PARSE_SLICE: usize = 64;
 
 /// The parser rule's outcome for the bundle's gold SQL (none without namespaces), a slice

@@ -5,7 +5,8 @@
 //   - the longest main-thread task (PerformanceObserver 'longtask') from the click until the
 //     page has been quiet (no long task) for QUIET ms,
 // plus the longest task while scrolling the failures list and the audit queue to the middle,
-// and while opening a failed cell in the trajectory viewer from the middle of the failures list.
+// and while opening a failed cell in the trajectory viewer from the middle of the failures list
+// (with the time until its answer is shown and its runs built: "content shown").
 // Results go to stdout as a markdown table and JSON.
 //
 // Usage: node e2e/bench/views.mjs [--bundles DIR] [--quiet MS] NAME=URL_PATH ...
@@ -51,11 +52,12 @@ async function settle(page, t0) {
   }, [t0, quiet]);
 }
 
-/** Clicks (or runs `act`), then times the root and its first drawn canvas. */
-async function measure(page, root, act) {
+/** Clicks (or runs `act`), then times the root, its first drawn canvas and (with `ready`, a
+ * selector) the first frame that selector matches: a view whose content is an answer. */
+async function measure(page, root, act, ready = null) {
   const t0 = await page.evaluate(() => performance.now());
   await act();
-  const times = await page.evaluate(async ([sel, from]) => {
+  const times = await page.evaluate(async ([sel, from, want]) => {
     const drawn = (c) => {
       if (!c.width || !c.height) return false;
       const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
@@ -63,21 +65,24 @@ async function measure(page, root, act) {
       return false;
     };
     let rootMs = null;
+    let readyMs = null;
     const deadline = from + 60000;
     for (;;) {
       await new Promise((r) => requestAnimationFrame(r));
       const now = performance.now();
       const el = document.querySelector(sel);
       if (el && rootMs === null) rootMs = now - from;
-      if (el) {
+      if (want && readyMs === null && document.querySelector(want)) readyMs = now - from;
+      const readyDone = !want || readyMs !== null;
+      if (el && readyDone) {
         const canvases = [...el.querySelectorAll('canvas')];
-        if (canvases.some(drawn)) return { rootMs, canvasMs: now - from };
+        if (canvases.some(drawn)) return { rootMs, canvasMs: now - from, readyMs };
         // No canvas yet: give the view 3 s to mount one before calling it canvas-free.
-        if (canvases.length === 0 && now - from - rootMs > 3000) return { rootMs, canvasMs: null };
+        if (canvases.length === 0 && now - from - rootMs > 3000) return { rootMs, canvasMs: null, readyMs };
       }
-      if (now > deadline) return { rootMs, canvasMs: null };
+      if (now > deadline) return { rootMs, canvasMs: null, readyMs };
     }
-  }, [root, t0]);
+  }, [root, t0, ready]);
   const s = await settle(page, t0);
   return { ...times, ...s };
 }
@@ -128,8 +133,12 @@ try {
     });
     if (cell) {
       const open = () => page.click(`.fail-row[data-index="${cell.index}"] button.open`, { timeout: 10000 });
-      await row('trajectory (failed cell from failures)', { ...(await measure(page, '[data-testid="trajectory-view"]', open)), cell: `${cell.model}/${cell.trace}` });
-      await row('trajectory: j (next failure)', await measure(page, '[data-testid="trajectory-view"]', () => page.keyboard.press('j')));
+      // Shown: the answer for the cell is in and its runs are built.
+      const id = `${cell.model}/${cell.trace}`;
+      const shown = `[data-testid="trajectory-view"][data-pending="false"][data-trajectory="${id}"] .runs`;
+      await row('trajectory (failed cell from failures)', { ...(await measure(page, '[data-testid="trajectory-view"]', open, shown)), cell: id });
+      const next = `[data-testid="trajectory-view"][data-pending="false"]:not([data-trajectory="${id}"]) .runs`;
+      await row('trajectory: j (next failure)', await measure(page, '[data-testid="trajectory-view"]', () => page.keyboard.press('j'), next));
     }
     await row('audit', await measure(page, '[data-testid="audit-view"]', tab('audit')));
     await row('audit: scroll queue to middle', await scrollMiddle(page, '.audit-list'));
@@ -146,9 +155,9 @@ try {
   await server.stop();
 }
 const f = (x) => (x === null || x === undefined ? '-' : Number(x).toFixed(0));
-console.log('| bundle | view | root attached ms | first canvas drawn ms | longest task ms | long tasks (sum ms) |');
-console.log('|---|---|---|---|---|---|');
+console.log('| bundle | view | root attached ms | first canvas drawn ms | content shown ms | longest task ms | long tasks (sum ms) |');
+console.log('|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.bundle} | ${r.view} | ${f(r.rootMs)} | ${f(r.canvasMs)} | ${f(r.longestMs)} | ${r.tasks ?? '-'} (${f(r.busyMs)}) |`);
+  console.log(`| ${r.bundle} | ${r.view} | ${f(r.rootMs)} | ${f(r.canvasMs)} | ${f(r.readyMs)} | ${f(r.longestMs)} | ${r.tasks ?? '-'} (${f(r.busyMs)}) |`);
 }
 console.log(JSON.stringify(results));

@@ -11,14 +11,15 @@ use leptos::prelude::*;
 use runlens_core::audit::AuditAnswerer;
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::failures_view::FailuresAnswerer;
+use runlens_core::metrics::failures_view::Labelled;
 use runlens_core::metrics::gate_view::{self, GateAnswerer};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::ranking_view::RankingAnswerer;
-use runlens_core::trajectory::{TrajectoryAnswerer, choices};
+use runlens_core::trajectory::{OpenedCell, TrajectoryAnswerer, choices};
 use serde::de::DeserializeOwned;
 
 use crate::chunks::{split_call, split_point};
-use crate::loader::detail::ask_holder;
+use crate::loader::ask::ask_holder;
 use crate::loader::request::LoadError;
 pub use crate::loader::view_query::ViewQuery;
 use crate::per_bundle::PerBundle;
@@ -71,6 +72,11 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
             ViewQuery::Audit(q) => serde_json::to_vec(&answerers.audit.answer(body, q)),
             ViewQuery::Trajectory(q) => serde_json::to_vec(&answerers.trajectory.answer(body, q)),
             ViewQuery::TrajectoryChoices(q) => serde_json::to_vec(&choices(body, q)),
+            ViewQuery::Cell {
+                corpus,
+                model,
+                trace,
+            } => serde_json::to_vec(&OpenedCell::of(Labelled::of(body), corpus, model, trace)),
         };
         // Answers are plain data (no maps with non-string keys): writing them cannot fail.
         json.unwrap_or_default()

@@ -1,6 +1,6 @@
 //! The page side: starts a loader worker per load, rebuilds the bundle from its chunks (one
 //! message = one task, each parsing at most about [`super::split::CHUNK_BYTES`]), answers
-//! [`super::detail::cell_detail`], and falls back to loading on the main thread without a worker.
+//! [`super::ask::ask_holder`], and falls back to loading on the main thread without a worker.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -67,7 +67,7 @@ impl Current {
         state.on_done = None;
         state.after_done = None;
         state.asm = None;
-        // Detail requests the stopped worker will never answer resolve to `null` (an error
+        // Questions the stopped worker will never answer resolve to `null` (an error
         // for the caller) instead of waiting forever.
         for (_, resolve) in state.pending.drain() {
             let _ = resolve.call1(&JsValue::NULL, &JsValue::NULL);
@@ -96,10 +96,10 @@ pub(super) struct State {
     shown: Weak<Bundle>,
     /// The summary shown ahead of the bundle (its rows go to the bundle's leaderboard cache).
     summary: Option<Summary>,
-    /// The loaded bundle when it was loaded on the main thread (answers details locally).
+    /// The loaded bundle when it was loaded on the main thread (the page answers itself).
     pub(super) local: Option<Arc<Bundle>>,
     pub(super) pending: HashMap<u32, Function>,
-    pub(super) next_detail: u32,
+    pub(super) next_question: u32,
 }
 
 impl State {
@@ -343,7 +343,7 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
         }
         FromWorker::Failed { message, .. } => finish(state, Err(LoadError::Loader(message))),
         FromWorker::Verified { verify_ms } => record_verify_ms(verify_ms),
-        FromWorker::Detail { id } | FromWorker::Answer { id, error: None } => {
+        FromWorker::Answer { id, error: None } => {
             let resolve = state.borrow_mut().pending.remove(&id);
             if let Some(resolve) = resolve {
                 let _ = resolve.call1(&JsValue::NULL, &Uint8Array::from(body.as_slice()));

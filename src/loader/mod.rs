@@ -4,11 +4,11 @@
 //! page receives the bundle in chunks it parses one per task. The protocol is described in
 //! docs/architecture.md, "Loading".
 
+pub mod ask;
 pub mod assemble;
 pub mod boards;
 pub mod client;
 pub mod decode;
-pub mod detail;
 pub mod digest;
 pub mod files;
 pub mod parses;

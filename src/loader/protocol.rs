@@ -24,17 +24,6 @@ pub enum ToWorker {
     },
     /// Decode a bundle file or import harness files (the message's `files`).
     LoadFiles,
-    /// Send one cell of the full bundle (trajectory text included).
-    Detail {
-        /// Request id, echoed in the answer.
-        id: u32,
-        /// Corpus name.
-        corpus: String,
-        /// Model key.
-        model: String,
-        /// Question key.
-        trace_id: String,
-    },
     /// Answer a view's question (`body`: the JSON of a [`super::view_query::ViewQuery`],
     /// read in the `queries` chunk with the answer) from the bundle the worker holds.
     Query {
@@ -101,11 +90,6 @@ pub enum FromWorker {
     /// JSON of an `Option<StatementParses>`, `null` when the bundle has no valid namespaces),
     /// so the page never parses gold SQL itself (see `crate::derived::bundle_matcher`).
     GoldParses,
-    /// Answer to [`ToWorker::Detail`] (`body`: JSON of a [`super::detail::CellDetail`]).
-    Detail {
-        /// The request id.
-        id: u32,
-    },
     /// Answer to [`ToWorker::Query`] (`body`: JSON of the query's answer).
     Answer {
         /// The request id.

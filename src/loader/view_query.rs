@@ -54,6 +54,17 @@ pub enum ViewQuery {
     Trajectory(TrajectoryQuery),
     /// The trajectory chooser's questions (a list of [`runlens_core::trajectory::Choice`]).
     TrajectoryChoices(ChoicesQuery),
+    /// One cell in full with its question (an `Option` of
+    /// [`runlens_core::trajectory::OpenedCell`], labels as the bundle records them): the
+    /// audit queue's item.
+    Cell {
+        /// Corpus name.
+        corpus: String,
+        /// Model key.
+        model: String,
+        /// Trace id.
+        trace: String,
+    },
 }
 
 impl ViewQuery {
@@ -68,6 +79,7 @@ impl ViewQuery {
                 | ViewQuery::Audit(_)
                 | ViewQuery::Trajectory(_)
                 | ViewQuery::TrajectoryChoices(_)
+                | ViewQuery::Cell { .. }
         )
     }
 }

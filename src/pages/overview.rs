@@ -59,8 +59,11 @@ pub fn Overview(
     let hash_for_url = short_hash.clone();
     state.replace(|s| s.hash = Some(hash_for_url));
     let tab = Memo::new(move |_| state.with(|s| s.tab));
-    // Every view reads the effective bundle: the loaded one with label overrides applied.
-    let effective = OverridesState::provide(bundle.clone()).effective;
+    // Every view reads the bundle as loaded: the re-labels in force travel with the views'
+    // questions (`state::relabels_in_force`), so applying one re-renders no view, it changes
+    // their questions.
+    OverridesState::provide(bundle.clone());
+    let shown = bundle.clone();
     let alive = mounted_flag();
     leptos::task::spawn_local(async move {
         if waiting {
@@ -77,7 +80,7 @@ pub fn Overview(
     let chunks = ViewChunks::provide();
     let views = move || {
         chunks.track();
-        let bundle = effective.get();
+        let bundle = shown.clone();
         let tab = tab.get();
         release_focus_in_main();
         match tab {

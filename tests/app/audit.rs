@@ -22,6 +22,7 @@ use wasm_bindgen_test::*;
 fn cell(outcome: &str) -> Option<Cell> {
     Some(Cell {
         final_answer: Some(format!("answer ({outcome})")),
+        sql_results: vec![format!("result ({outcome})")],
         result_score: Some(ResultScore {
             outcome: Some(Outcome::from_str_lossless(outcome)),
             ..ResultScore::default()
@@ -55,6 +56,7 @@ fn bundle(name: &str) -> Arc<Bundle> {
             trace_id: "q1".into(),
             nl_question: "How many <b>open</b> cases?".into(),
             gt_answer: "3".into(),
+            gt_results: vec!["gold result".into()],
             ..Question::default()
         }],
         results: vec![
@@ -168,6 +170,13 @@ async fn queue_is_ordered_most_likely_first_with_an_exact_count() {
             .contains("How many <b>open</b> cases?")
     );
     assert!(m.host.query_selector("b").unwrap().is_none());
+    // The cell in full and its question are the data owner's answer: gold and candidate
+    // results.
+    let results = detail.query_selector_all("pre.result").unwrap();
+    let results: Vec<String> = (0..results.length())
+        .filter_map(|i| results.item(i)?.text_content())
+        .collect();
+    assert_eq!(results, ["gold result", "result (fail)"]);
     // At 0.8 only the two 0.9+ items stay.
     let high = mount(
         b,

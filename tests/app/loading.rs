@@ -10,7 +10,7 @@ use runlens_core::bundle::{
     ResultScore, Usage, Vote,
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
-use runlens_web::data::{BundleRequest, CellDetail, Loaded, Phase, Progress};
+use runlens_web::data::{BundleRequest, Loaded, Phase, Progress};
 use runlens_web::loader::assemble::{Assembler, round_trip};
 use runlens_web::loader::files::{import_paths, is_bundle_name};
 use runlens_web::loader::split::{self, ChunkKey, Part};
@@ -164,22 +164,6 @@ fn stripped_chunks_leave_the_worker_s_bundle_whole() {
     split::for_each_chunk(&mut view, false, 1, |_, _, json| view_json += json.len());
     assert_eq!(stripped_json, view_json);
     assert_ne!(view, b);
-}
-
-#[wasm_bindgen_test]
-fn a_cell_detail_brings_the_text_stripping_removed() {
-    let b = bundle();
-    let d = CellDetail::of(&b, "b", "m1", "q1");
-    assert_eq!(
-        d.cell.as_ref(),
-        b.body.corpus("b").unwrap().cell("q1", "m1")
-    );
-    assert_eq!(d.fm_reason.as_deref(), Some("long reason"));
-    // q2 has a cell but no FM label; m2 has no cell; corpus z does not exist.
-    let d = CellDetail::of(&b, "b", "m1", "q2");
-    assert_eq!((d.cell.map(|c| c.sqls.len()), d.fm_reason), (Some(2), None));
-    assert_eq!(CellDetail::of(&b, "b", "m2", "q1"), CellDetail::default());
-    assert_eq!(CellDetail::of(&b, "z", "m1", "q1"), CellDetail::default());
 }
 
 #[wasm_bindgen_test]

@@ -1,15 +1,17 @@
 //! One queue item in full: question, gold answer and results, the candidate's answer and
 //! results, the judges' votes, the deterministic comparator's verdict and the Jev label.
-//! Large bundles arrive stripped of long text, so the full cell is fetched on demand.
+//! The full cell and its question are the data owner's answer ([`ViewQuery::Cell`]); the
+//! queue item's own fields show meanwhile.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::audit::AuditItem;
 use runlens_core::bundle::{Bundle, Cell, Vote};
+use runlens_core::trajectory::OpenedCell;
 
 use super::entries::Entry;
-use crate::data::cell_detail;
+use crate::derived::answers::{ViewQuery, ask};
 
 /// Longest text shown per result before it is cut (the full text is in the trajectory).
 const MAX_RESULT_CHARS: usize = 4000;
@@ -47,25 +49,29 @@ pub fn comparator(item: &AuditItem, cell: Option<&Cell>) -> String {
 #[component]
 pub fn ItemDetail(entry: Entry, bundle: Arc<Bundle>) -> impl IntoView {
     let item = entry.item.clone();
-    let corpus = bundle.body.corpus(&entry.corpus);
-    let local: Option<Cell> = corpus
-        .and_then(|c| c.cell(&item.trace_id, &item.model))
-        .cloned();
-    let gold_results: Vec<String> = corpus
-        .and_then(|c| c.question(&item.trace_id))
-        .map(|q| q.gt_results.clone())
-        .unwrap_or_default();
-    let (c, m, t) = (
-        entry.corpus.clone(),
-        item.model.clone(),
-        item.trace_id.clone(),
-    );
-    let full = LocalResource::new(move || {
-        let (c, m, t) = (c.clone(), m.clone(), t.clone());
-        async move { cell_detail(&c, &m, &t).await.ok().flatten() }
+    let query = ViewQuery::Cell {
+        corpus: entry.corpus.clone(),
+        model: item.model.clone(),
+        trace: item.trace_id.clone(),
+    };
+    let opened = LocalResource::new(move || {
+        let (bundle, query) = (bundle.clone(), query.clone());
+        async move {
+            ask::<Option<OpenedCell>>(&bundle, query)
+                .await
+                .ok()
+                .flatten()
+        }
     });
-    let local = StoredValue::new(local);
-    let cell = Signal::derive(move || full.get().flatten().or_else(|| local.get_value()));
+    let cell = Signal::derive(move || opened.get().flatten().map(|o| o.cell));
+    let gold_results = move || {
+        opened
+            .get()
+            .flatten()
+            .and_then(|o| o.question)
+            .map(|q| q.gt_results)
+            .unwrap_or_default()
+    };
     let label = item.label.clone();
     let it = item.clone();
     let it2 = item.clone();
@@ -91,7 +97,7 @@ pub fn ItemDetail(entry: Entry, bundle: Arc<Bundle>) -> impl IntoView {
                     <h4>"Gold"</h4>
                     <p class="answer">{item.gold_answer.clone().unwrap_or_else(|| "(not annotated)".into())}</p>
                     {item.gold_sql.iter().map(|s| view! { <pre class="sql">{s.clone()}</pre> }).collect_view()}
-                    {gold_results.iter().map(|r| view! { <pre class="result" tabindex="0">{cut(r)}</pre> }).collect_view()}
+                    {move || gold_results().into_iter().map(|r| view! { <pre class="result" tabindex="0">{cut(&r)}</pre> }).collect_view()}
                 </section>
                 <section>
                     <h4>"Candidate"</h4>

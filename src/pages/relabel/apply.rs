@@ -87,10 +87,21 @@ pub fn ApplyButton(
             <button class="primary" data-testid="relabel-apply" on:click=apply disabled=in_force>
                 {move || if in_force.get() { "Applied ✓" } else { "Apply this label" }}
             </button>
-            {move || applied_line().map(|line| view! {
-                <span class="applied" role="status" tabindex="-1" data-testid="applied" data-applied-key=key.clone()>
-                    {format!(" Applied: {line}")}
-                </span>
+            {move || applied_line().map(|line| {
+                let line_ref = NodeRef::<leptos::html::Span>::new();
+                // Rebuilt with the answers the re-label changed (the line that had the focus
+                // is gone): it takes the focus back, where the reader is.
+                line_ref.on_load(|line| {
+                    if focus_is_nowhere() {
+                        focus_without_scrolling(&line);
+                    }
+                });
+                view! {
+                    <span class="applied" role="status" tabindex="-1" data-testid="applied" data-applied-key=key.clone()
+                        node_ref=line_ref>
+                        {format!(" Applied: {line}")}
+                    </span>
+                }
             })}
             {move || error.get().map(|e| view! { <span class="error" role="alert">{e}</span> })}
         </p>
@@ -110,15 +121,30 @@ fn focus_applied_line(key: String) {
             });
             if let Some(line) = line {
                 use wasm_bindgen::JsCast;
-                let options = web_sys::FocusOptions::new();
-                options.set_prevent_scroll(true);
-                let _ = line
-                    .unchecked_into::<web_sys::HtmlElement>()
-                    .focus_with_options(&options);
+                focus_without_scrolling(line.unchecked_ref());
                 return;
             }
         }
     });
+}
+
+/// Focuses `el` where it is, without scrolling the page.
+fn focus_without_scrolling(el: &web_sys::HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&options);
+}
+
+/// Whether no element has the keyboard focus (the page's body has it).
+fn focus_is_nowhere() -> bool {
+    let doc = web_sys::window().and_then(|w| w.document());
+    let active = doc.as_ref().and_then(web_sys::Document::active_element);
+    let body = doc.as_ref().and_then(web_sys::Document::body);
+    match (active, body) {
+        (None, _) => true,
+        (Some(a), Some(b)) => a == *b.as_ref(),
+        (Some(_), None) => false,
+    }
 }
 
 /// `text` for a CSS string in single quotes.

@@ -54,6 +54,10 @@ pub fn CellView(
     trace: String,
     /// The cell and what is beside it.
     opened: OpenedCell,
+    /// Build everything in this task (the cell shown again with other labels), not the
+    /// runs and the re-label panel in the tasks after the header (a cell opened).
+    #[prop(optional)]
+    at_once: bool,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     provide_context(OpenCell {
@@ -91,11 +95,13 @@ pub fn CellView(
     let key = format!("{model}/{trace}");
     // The re-label panel (its editable request is the heaviest part of the viewer) mounts in
     // the task after the viewer, so opening a trajectory is not one long task.
-    let panel_due = RwSignal::new(false);
-    leptos::task::spawn_local(async move {
-        yield_now().await;
-        panel_due.try_set(true);
-    });
+    let panel_due = RwSignal::new(at_once);
+    if !at_once {
+        leptos::task::spawn_local(async move {
+            yield_now().await;
+            panel_due.try_set(true);
+        });
+    }
     let relabel = {
         let (b, c, m, t) = (bundle.clone(), corpus.clone(), model.clone(), trace.clone());
         move || {
@@ -106,11 +112,13 @@ pub fn CellView(
     };
     // The runs, usage, checks and labels mount in the task after the header, so opening a
     // trajectory is two shorter tasks.
-    let rest_due = RwSignal::new(false);
-    leptos::task::spawn_local(async move {
-        yield_now().await;
-        rest_due.try_set(true);
-    });
+    let rest_due = RwSignal::new(at_once);
+    if !at_once {
+        leptos::task::spawn_local(async move {
+            yield_now().await;
+            rest_due.try_set(true);
+        });
+    }
     let gold_steps = StoredValue::new(None::<Vec<Step>>);
     let gold_sql = StoredValue::new(gold_sql);
     let cell = StoredValue::new(cell);

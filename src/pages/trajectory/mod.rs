@@ -109,6 +109,7 @@ pub fn TrajectoryView(
         })
     };
     let body = StoredValue::new(bundle);
+    let last_cell = StoredValue::new(None::<(String, String, String)>);
     view! {
         <section class="trajectory" data-testid="trajectory-view" data-trajectory=data_key
             data-pending=move || pending.get().to_string()>
@@ -133,9 +134,14 @@ pub fn TrajectoryView(
                 Some(Shown::Cell(c, m, t, opened, in_queue)) => {
                     let bundle = body.get_value();
                     let hash = bundle.content_hash.clone();
+                    // The same cell again (its labels changed: a re-label applied) is built in
+                    // one task, so the page keeps its height and the reader their place.
+                    let id = (c.clone(), m.clone(), t.clone());
+                    let again = last_cell.with_value(|l| l.as_ref() == Some(&id));
+                    last_cell.set_value(Some(id));
                     view! {
                         {in_queue.then(|| view! { <AuditKeys hash=hash model=m.clone() trace=t.clone() place=place /> })}
-                        <CellView bundle=bundle corpus=c model=m trace=t opened=*opened />
+                        <CellView bundle=bundle corpus=c model=m trace=t opened=*opened at_once=again />
                     }.into_any()
                 }
             }}
