@@ -35,7 +35,9 @@ test('the sample opens from the start page and its recall curve is drawn', async
   await page.getByRole('tab', { name: 'Table ranking' }).click();
   await page.waitForSelector('[data-metric^="recall@"]', { timeout: 30000 });
   assert.match(page.url(), /\?bundle=bundles\/article\.zip&h=[0-9a-f]{12}&tab=ranking$/);
-  assert.match(await page.locator('[data-testid="synthetic-badge"]').innerText(), /synthetic sample/);
+  // The synthetic notice once (#17): the bundle's own words, in the badge.
+  assert.match(await page.locator('[data-testid="synthetic-badge"]').innerText(), /synthetic/i);
+  assert.equal(await page.locator('.bundle-header').getByText(/not real benchmark results/).count(), 1);
   const canvas = 'canvas.chart';
   await page.waitForFunction((sel) => document.querySelector(sel) !== null, canvas);
   // plotters draws synchronously inside the effect; give the effect one frame.

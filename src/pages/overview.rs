@@ -121,14 +121,15 @@ pub fn Overview(
                 <span class="label">" · hash "</span><code data-testid="bundle-hash">{short_hash.clone()}</code>
                 <span class="label">" · corpora "</span>{corpora.join(", ")}
             </p>
-            <Show when=move || synthetic>
-                <p class="badge synthetic" data-testid="synthetic-badge">
-                    "synthetic sample: generated data, not real benchmark results"
-                </p>
-            </Show>
-            <Show when={let n = notice.clone(); move || !n.is_empty()}>
-                <p class="notice">{notice.clone()}</p>
-            </Show>
+            // One notice (#17): a synthetic bundle's own notice in the synthetic badge (or the
+            // default words when it has none); another bundle's notice as plain text.
+            {match (synthetic, notice.is_empty()) {
+                (true, true) => Some(view! { <p class="badge synthetic" data-testid="synthetic-badge">
+                    "synthetic sample: generated data, not real benchmark results"</p> }.into_any()),
+                (true, false) => Some(view! { <p class="badge synthetic" data-testid="synthetic-badge">{notice.clone()}</p> }.into_any()),
+                (false, false) => Some(view! { <p class="notice">{notice.clone()}</p> }.into_any()),
+                (false, true) => None,
+            }}
             <Show when=move || stats.whole_zip>
                 <WholeZipNotice bytes=stats.download_bytes />
             </Show>
