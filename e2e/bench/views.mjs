@@ -132,7 +132,9 @@ try {
       return mid ? { model: mid.dataset.model, trace: mid.dataset.trace, index: mid.dataset.index } : null;
     });
     if (cell) {
-      const open = () => page.click(`.fail-row[data-index="${cell.index}"] button.open`, { timeout: 10000 });
+      // A DOM click where the row is: Playwright's click scrolls the box first, and the
+      // virtualised list may then show another row in that element.
+      const open = () => page.evaluate((i) => document.querySelector(`.fail-row[data-index="${i}"] button.open`).click(), cell.index);
       // Shown: the answer for the cell is in and its runs are built.
       const id = `${cell.model}/${cell.trace}`;
       const shown = `[data-testid="trajectory-view"][data-pending="false"][data-trajectory="${id}"] .runs`;
