@@ -113,7 +113,8 @@ test('broken and hostile files: an error naming file and line, text not script, 
   const hostile = '<img src=x onerror=alert(1)>';
   const row = { trace_id: '<script>alert(2)</script>', candidates: { [hostile]: { turns: 1, result_score: { outcome: 'pass' } } } };
   await drop(page, [{ name: 'results.jsonl', content: `${JSON.stringify(row)}\n` }]);
-  await page.waitForSelector('[data-testid="leaderboard-view"]', { timeout: 30000 });
+  // The board's rows are the worker's answer: they come a moment after the view.
+  await page.waitForSelector('[data-testid="leaderboard-view"] [data-metric^="pass:"]', { timeout: 30000 });
   assert.equal(await page.locator('img[src="x"]').count(), 0);
   assert.equal(await page.locator('script:not([src])', { hasText: 'alert' }).count(), 0);
   assert.match(await page.locator('body').innerText(), /<img src=x onerror=alert\(1\)>/);

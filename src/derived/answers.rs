@@ -10,6 +10,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::audit::AuditAnswerer;
 use runlens_core::bundle::Bundle;
+use runlens_core::metrics::board_run::boards;
 use runlens_core::metrics::failures_view::FailuresAnswerer;
 use runlens_core::metrics::failures_view::Labelled;
 use runlens_core::metrics::gate_view::{self, GateAnswerer};
@@ -72,6 +73,7 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
             ViewQuery::Audit(q) => serde_json::to_vec(&answerers.audit.answer(body, q)),
             ViewQuery::Trajectory(q) => serde_json::to_vec(&answerers.trajectory.answer(body, q)),
             ViewQuery::TrajectoryChoices(q) => serde_json::to_vec(&choices(body, q)),
+            ViewQuery::Boards { loss } => serde_json::to_vec(&boards(body, *loss)),
             ViewQuery::Cell {
                 corpus,
                 model,

@@ -2,6 +2,7 @@
 //! [`crate::derived::answers`] for who answers them).
 
 use runlens_core::audit::AuditQuery;
+use runlens_core::bundle::LossRule;
 use runlens_core::metrics::failures_view::FailuresQuery;
 use runlens_core::metrics::gate_view::GateQuery;
 use runlens_core::metrics::ranking_view::RankingQuery;
@@ -54,6 +55,12 @@ pub enum ViewQuery {
     Trajectory(TrajectoryQuery),
     /// The trajectory chooser's questions (a list of [`runlens_core::trajectory::Choice`]).
     TrajectoryChoices(ChoicesQuery),
+    /// Every corpus's leaderboard under a `loss` rule (a list of
+    /// [`runlens_core::metrics::board_run::CorpusBoard`]).
+    Boards {
+        /// How legacy `loss` cells are scored.
+        loss: LossRule,
+    },
     /// One cell in full with its question (an `Option` of
     /// [`runlens_core::trajectory::OpenedCell`], labels as the bundle records them): the
     /// audit queue's item.
@@ -71,7 +78,8 @@ impl ViewQuery {
     /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings, labels
     /// and gate rows: [`runlens_core::bundle::v2::read_early_tables`]) answer it; a ranking
     /// question's list of cells and the audit queue (which reads the cells' outcomes and
-    /// votes) and the trajectory view's questions (cells) need the whole bundle.
+    /// votes), the trajectory view's questions and the leaderboards (cells) need the whole
+    /// bundle (a v2 summary carries the leaderboards before it).
     pub fn answered_early(&self) -> bool {
         !matches!(
             self,
@@ -80,6 +88,7 @@ impl ViewQuery {
                 | ViewQuery::Trajectory(_)
                 | ViewQuery::TrajectoryChoices(_)
                 | ViewQuery::Cell { .. }
+                | ViewQuery::Boards { .. }
         )
     }
 }

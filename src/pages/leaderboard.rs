@@ -9,7 +9,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
-use runlens_core::bundle::{Bundle, Corpus, LossRule};
+use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::report_board::{LeaderboardEntry, top_model};
 pub use runlens_core::metrics::report_board::{Standing, TIED_P, standing};
 
@@ -103,8 +103,8 @@ pub fn board_csv(rows: &[LeaderboardEntry]) -> String {
 
 /// The leaderboard of every corpus that has results (or the one chosen by `corpus=`),
 /// restricted to the models chosen by `models=`, legacy `loss` cells scored as `loss=` says.
-/// Rows are kept per bundle and rule across mounts (crate::derived::board_cache); a large corpus is built
-/// in slices with a progress notice.
+/// Rows are kept per bundle and rule across mounts (crate::derived::board_cache); the data's
+/// owner computes them.
 #[component]
 pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
@@ -166,55 +166,61 @@ fn corpus_section(
     }
 }
 
-/// Every corpus's board from the bundle: kept rows, small corpora at once, large ones built
-/// in slices with a progress line.
+/// Every corpus's board from the bundle: the rows kept for it, else the data owner's answer
+/// to the leaderboard's question (a notice meanwhile).
 fn bundle_boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
-    let state = UrlState::use_context();
-    let with: Vec<&Corpus> = bundle
+    let with: Vec<(String, usize)> = bundle
         .body
         .corpora
         .iter()
         .filter(|c| !c.results.is_empty())
+        .map(|c| (c.name.clone(), c.results.len()))
         .collect();
     let built: Vec<Option<Rows>> = with
         .iter()
-        .map(|c| {
-            board_cache::cached(&bundle, &c.name, loss).or_else(|| {
-                board_cache::is_small(c).then(|| board_cache::rows_now(&bundle, c, loss))
-            })
-        })
+        .map(|(name, _)| board_cache::cached(&bundle, name, loss))
         .collect();
-    let mut pending: Vec<(usize, String, usize)> = built
-        .iter()
-        .zip(&with)
-        .enumerate()
-        .filter(|(_, (b, _))| b.is_none())
-        .map(|(i, (_, c))| (i, c.name.clone(), 2 * c.models.len()))
-        .collect();
-    // The corpora on screen first.
-    pending.sort_by_key(|(_, name, _)| !state.with_untracked(|s| s.shows_corpus(name)));
+    let missing = built.iter().any(Option::is_none);
     let boards = RwSignal::new(built);
-    let progress = RwSignal::new(
-        pending
-            .first()
-            .map(|(_, name, total)| (name.clone(), 0, *total)),
-    );
-    if !pending.is_empty() {
-        board_cache::build_pending(bundle.clone(), loss, pending, boards, progress);
+    let asking = RwSignal::new(missing);
+    let error = RwSignal::new(None::<String>);
+    if missing {
+        let names: Vec<String> = with.iter().map(|(n, _)| n.clone()).collect();
+        spawn_local(async move {
+            match board_cache::ask_boards(&bundle, loss).await {
+                Ok(answered) => {
+                    boards.try_update(|b| {
+                        for (slot, name) in b.iter_mut().zip(&names) {
+                            if slot.is_none() {
+                                *slot = answered
+                                    .iter()
+                                    .find(|(c, _)| c.corpus == *name)
+                                    .map(|(_, rows)| rows.clone());
+                            }
+                        }
+                    });
+                }
+                Err(e) => {
+                    error.try_set(Some(e));
+                }
+            }
+            asking.try_set(false);
+        });
     }
     let sections: Vec<_> = with
-        .iter()
+        .into_iter()
         .enumerate()
-        .map(|(i, c)| {
+        .map(|(i, (name, questions))| {
             let rows = Memo::new(move |_| boards.with(|b| b.get(i).cloned().flatten()));
-            corpus_section(c.name.clone(), c.results.len(), rows, loss)
+            corpus_section(name, questions, rows, loss)
         })
         .collect();
     view! {
-        {move || progress.get().map(|(name, done, total)| view! {
-            <p class="notice" role="status" data-testid="leaderboard-progress">
-                {format!("Computing the leaderboard of {name}… {done} of {total}")}
-            </p>
+        {move || asking.get().then(|| view! {
+            <p class="notice" role="status" data-testid="leaderboard-progress">"Computing the leaderboard…"</p>
+        })}
+        {move || error.get().map(|e| view! {
+            <p class="error" role="alert">{format!("The leaderboard could not be computed: {e}")}</p>
         })}
         {sections}
     }

@@ -3,9 +3,36 @@
 //! model's row. The values are those of [`super::report_board::board_section`] (without the
 //! board facts and pass@B, which the leaderboard view does not show).
 
+use serde::{Deserialize, Serialize};
+
 use super::leaderboard::{LeaderboardRow, ModelColumn, row, scores, sort_rows, top_of};
 use super::report_board::{LeaderboardEntry, model_column, named};
 use crate::bundle::{BundleBody, Corpus, LossRule};
+
+/// One corpus's leaderboard, as the dashboard's leaderboard view asks for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CorpusBoard {
+    /// Corpus name.
+    pub corpus: String,
+    /// Questions (`results.jsonl` rows) of the corpus.
+    pub questions: usize,
+    /// The rows, by pass descending ([`BoardRun::finish`]).
+    pub rows: Vec<LeaderboardEntry>,
+}
+
+/// The board of every corpus with results, in body order, legacy `loss` cells scored as
+/// `loss` says.
+pub fn boards(body: &BundleBody, loss: LossRule) -> Vec<CorpusBoard> {
+    body.corpora
+        .iter()
+        .filter(|c| !c.results.is_empty())
+        .map(|c| CorpusBoard {
+            corpus: c.name.clone(),
+            questions: c.results.len(),
+            rows: BoardRun::new(body, c, loss).finish(),
+        })
+        .collect()
+}
 
 /// A resumable leaderboard build: `2 × models` work items (a column, then a row, per model).
 pub struct BoardRun<'a> {

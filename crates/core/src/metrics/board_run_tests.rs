@@ -81,3 +81,45 @@ fn a_corpus_without_models_is_done_at_once() {
     assert!(run.step(1));
     assert_eq!(run.finish(), Vec::new());
 }
+
+#[test]
+fn boards_are_every_corpus_with_results_in_body_order() {
+    let mut second = corpus();
+    second.name = "second".into();
+    second.results.truncate(2);
+    let body = BundleBody {
+        corpora: vec![
+            Corpus {
+                name: "empty".into(),
+                ..Corpus::default()
+            },
+            corpus(),
+            second.clone(),
+        ],
+        ..BundleBody::default()
+    };
+    let got = boards(&body, LossRule::Excluded);
+    let names: Vec<(&str, usize)> = got
+        .iter()
+        .map(|b| (b.corpus.as_str(), b.questions))
+        .collect();
+    assert_eq!(names, [("three", 4), ("second", 2)]);
+    assert_eq!(
+        got[1].rows,
+        BoardRun::new(&body, &second, LossRule::Excluded).finish()
+    );
+    // On q1, q2: b passes both (1.0), a passes one (2 scored: 0.5), c fails q1 (0.0).
+    let pass: Vec<(&str, Option<f64>)> = got[1]
+        .rows
+        .iter()
+        .map(|e| (e.row.model.as_str(), e.row.pass))
+        .collect();
+    assert_eq!(
+        pass,
+        [
+            ("b", Some(2.0 / 2.0)),
+            ("a", Some(1.0 / 2.0)),
+            ("c", Some(0.0 / 1.0))
+        ]
+    );
+}
