@@ -1,5 +1,6 @@
 //! The one owner of label overrides (issue 7, "Apply"): an [`OverridesFile`] signal for the
-//! open bundle and the *effective* bundle (base with the overrides applied) every view reads.
+//! open bundle. The views carry the re-labels in force in their questions
+//! ([`relabels_in_force`]); no copy of the bundle with them applied is made.
 //!
 //! Overrides persist in `localStorage` under [`storage_key`] and, while small, in the link's
 //! `ov=` (see [`super::ov_link`]). A link's `ov=` wins over the stored copy, but only for the
@@ -12,7 +13,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::{Bundle, FailureLabel};
 use runlens_core::overrides::{
-    LabelOverride, OverridesFile, Relabel, WhatChanged, apply_overrides, what_changed,
+    LabelOverride, OverridesFile, Relabel, WhatChanged, apply_overrides, relabelled, what_changed,
 };
 
 use super::UrlState;
@@ -26,9 +27,6 @@ pub struct OverridesState {
     pub base: StoredValue<Arc<Bundle>>,
     /// The overrides in force.
     pub file: RwSignal<OverridesFile>,
-    /// `base` with `file` applied (the same `Arc` as `base` when there are none); set
-    /// together with `file`, so the bundle is copied once per change.
-    pub effective: RwSignal<Arc<Bundle>>,
     /// The last change: corpus and what changed (shown after Apply / import).
     pub last_change: RwSignal<Option<(String, WhatChanged)>>,
     /// The cell (its override key) the last change was an Apply of; `None` after another
@@ -104,11 +102,9 @@ impl OverridesState {
     /// A state for `base` with no overrides (not provided, not persisted; tests).
     pub fn new(base: Arc<Bundle>) -> OverridesState {
         let file = RwSignal::new(OverridesFile::new(base.content_hash.clone()));
-        let effective = RwSignal::new(base.clone());
         OverridesState {
             base: StoredValue::new(base),
             file,
-            effective,
             last_change: RwSignal::new(None),
             last_applied: RwSignal::new(None),
             error: RwSignal::new(None),
@@ -228,29 +224,40 @@ impl OverridesState {
         let _ = self.set_file(OverridesFile::new(hash), &corpus);
     }
 
-    fn set_file(&self, next: OverridesFile, corpus: &str) -> Result<WhatChanged, String> {
-        let base = self.base.get_value();
-        let after = if next.overrides.is_empty() {
-            base
-        } else {
-            let mut bundle = (*base).clone();
-            apply_overrides(&mut bundle.body, &next).map_err(|e| e.to_string())?;
-            Arc::new(bundle)
-        };
-        let labels = |b: &Bundle| {
-            b.body
+    /// The failure labels of `corpus` with the overrides in force (tracked: they follow
+    /// `file`).
+    pub fn labels_in_force(&self, corpus: &str) -> Vec<FailureLabel> {
+        self.file.with(|f| self.labels_under(f, corpus))
+    }
+
+    /// The labels of `corpus` in the bundle as loaded with the overrides of `file` in force.
+    fn labels_under(&self, file: &OverridesFile, corpus: &str) -> Vec<FailureLabel> {
+        self.base.with_value(|b| {
+            let own = b
+                .body
                 .corpus(corpus)
-                .map(|c| c.failure_labels.clone())
-                .unwrap_or_default()
-        };
-        let changed = self
-            .effective
-            .with_untracked(|before| what_changed(&labels(before), &labels(&after)));
+                .map_or(&[][..], |c| c.failure_labels.as_slice());
+            relabelled(
+                own,
+                file.overrides
+                    .iter()
+                    .filter(|o| o.corpus == corpus)
+                    .map(|o| &o.new),
+            )
+        })
+    }
+
+    fn set_file(&self, next: OverridesFile, corpus: &str) -> Result<WhatChanged, String> {
+        // The checks `apply_overrides` makes (format, corpora, keys) need no rows: they run
+        // on the bundle's skeleton, not on a copy of the whole bundle.
+        let mut skeleton = self.base.with_value(|b| b.body.skeleton());
+        apply_overrides(&mut skeleton, &next).map_err(|e| e.to_string())?;
+        let before = self.file.with_untracked(|f| self.labels_under(f, corpus));
+        let changed = what_changed(&before, &self.labels_under(&next, corpus));
         if !self.shared.get_untracked() {
             save(&next);
         }
         self.file.set(next);
-        self.effective.set(after);
         self.error.set(None);
         self.last_applied.set(None);
         self.last_change

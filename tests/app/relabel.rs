@@ -253,8 +253,8 @@ async fn after_apply_the_rebuilt_panel_says_what_changed_where_the_reader_is() {
     assert_eq!(focused.as_deref(), Some("applied"));
 }
 
-/// Apply updates the real failures and audit views mounted on the effective bundle (as the
-/// overview mounts them): ex-007 wrong_table / schema_choice / FM3, correct_despite_fail 0.8
+/// Apply updates the real failures and audit views mounted on the bundle as loaded (as the
+/// overview mounts them; the re-labels travel with their questions): ex-007 wrong_table / schema_choice / FM3, correct_despite_fail 0.8
 /// → wrong_join / query_construction / FM4, correct_despite_fail 0.1 (label_response).
 #[wasm_bindgen_test]
 async fn apply_updates_the_failures_histograms_and_the_audit_queue() {

@@ -279,13 +279,12 @@ pub fn network_error() -> ApiError {
     network_error_at("./")
 }
 
-/// Sub-mode counts of the effective bundle, as the failures view shows them.
+/// Sub-mode counts of the labels in force, as the failures view shows them.
 #[component]
 fn Counts(corpus: String) -> impl IntoView {
     let state = OverridesState::use_context().unwrap();
     move || {
-        let bundle = state.effective.get();
-        let labels = &bundle.body.corpus(&corpus).unwrap().failure_labels;
+        let labels = state.labels_in_force(&corpus);
         let counts = count_failures(labels.iter().map(|l| l.sub_mode.as_deref()));
         counts
             .sub_mode
@@ -295,8 +294,9 @@ fn Counts(corpus: String) -> impl IntoView {
     }
 }
 
-/// Mounts the overrides bar, the counts and `panel(effective bundle)` (rebuilt on every
-/// change, as the overview rebuilds its views) over `bundle(corpus)`.
+/// Mounts the overrides bar, the counts and `panel(bundle)` over `bundle(corpus)`; the panel
+/// is rebuilt on every change of the overrides, as the trajectory view rebuilds it with the
+/// new answer.
 pub fn mount<V: IntoView + 'static>(
     state: ViewState,
     jev: FakeJev,
@@ -317,7 +317,10 @@ pub fn mount<V: IntoView + 'static>(
         view! {
             <OverridesBar />
             <Counts corpus=corpus.to_owned() />
-            {move || panel(overrides.effective.get())}
+            {let b = b.clone(); move || {
+                overrides.file.track();
+                panel(b.clone())
+            }}
         }
     }));
     host
@@ -328,12 +331,15 @@ pub fn cell_of(b: &Bundle, corpus: &str, model: &str, trace: &str) -> OpenedCell
     OpenedCell::of(Labelled::of(&b.body), corpus, model, trace).expect("the cell")
 }
 
-/// [`cell_of`] the bundle shown (`b`: overrides applied) as the worker answers it: its labels
-/// in force, and the label as the bundle as loaded records it (the mounted overrides state's).
+/// [`cell_of`] `b` as the worker answers it: with the label in force under the mounted
+/// overrides state's overrides (the bundle's own label stays the recorded one).
 pub fn opened(b: &Bundle, corpus: &str, model: &str, trace: &str) -> OpenedCell {
     let mut o = cell_of(b, corpus, model, trace);
     if let Some(s) = STATE.with_borrow(|s| *s) {
-        o.recorded_label = s.original_label(corpus, model, trace);
+        o.label = s
+            .labels_in_force(corpus)
+            .into_iter()
+            .find(|l| l.model == model && l.trace_id == trace);
     }
     o
 }

@@ -115,7 +115,7 @@ fn QuestionDetail(row: QuestionRow) -> impl IntoView {
     let gate = gate_preview(&row, &options);
     let close = move |_| state.push(|s| s.question = None);
     let rerank = OverridesState::use_context().map(|o| {
-        let bundle = o.effective.get_untracked();
+        let bundle = o.base.get_value();
         view! { <RerankPanel bundle=bundle row=row.clone() /> }
     });
     let height = 70 + 22 * row.scores.len().max(1) as u32;
