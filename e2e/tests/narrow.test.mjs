@@ -1,6 +1,6 @@
-// A 390 px wide screen (#17, bug 3): the tab bar scrolls within itself instead of widening
-// the page, every tab can be reached and opened, and no view scrolls the page sideways
-// (wide tables and the failure list scroll in place).
+// A 390 px wide screen (#17, bug 3): the tabs collapse into a menu that fits the screen,
+// every view can be chosen from it, and no view scrolls the page sideways (wide tables and
+// the failure list scroll in place). At 1440 px the tab strip shows and the menu does not.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from './server.mjs';
@@ -11,24 +11,36 @@ let browser;
 before(async () => { server = await startServer(); browser = await launch(); });
 after(async () => { await browser?.close(); await server?.stop(); });
 
-test('at 390 px the tab bar fits the screen and the views do not widen the page', async () => {
+test('at 390 px the tabs are a menu that fits the screen and the views do not widen the page', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${server.url}?bundle=bundles/article.json.gz`);
   await page.waitForSelector('[data-testid="leaderboard-view"] [data-metric^="pass:"]', { timeout: 60000 });
-  const bar = await page.$eval('.tabs', (t) => ({ right: t.getBoundingClientRect().right, scroll: t.scrollWidth, box: t.clientWidth }));
-  assert.ok(bar.right <= 390, `tab bar ends at ${bar.right}`);
-  // The six tabs are wider than the screen: the bar scrolls.
-  assert.ok(bar.scroll > bar.box, `${bar.scroll} ≤ ${bar.box}`);
-  for (const tab of ['leaderboard', 'ranking', 'failures', 'audit', 'gate', 'trajectory']) {
-    // Playwright scrolls the bar to the tab before it clicks, as a reader would.
-    await page.click(`button[data-tab="${tab}"]`);
+  assert.equal(await page.isVisible('.tabs'), false, 'the tab strip is hidden');
+  const menu = page.getByTestId('tabs-menu');
+  assert.equal(await menu.isVisible(), true);
+  const box = await menu.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, `the menu spans ${box.x}–${box.x + box.width}`);
+  assert.equal(await menu.inputValue(), 'leaderboard');
+  const labels = await menu.locator('option').allTextContents();
+  assert.deepEqual(labels, ['Leaderboard', 'Table ranking', 'Failures', 'Audit queue', 'Gate', 'Trajectory']);
+  for (const tab of ['ranking', 'failures', 'audit', 'gate', 'trajectory', 'leaderboard']) {
+    await menu.selectOption(tab);
     await page.waitForSelector(`[data-testid="${tab}-view"]`, { timeout: 60000 });
+    if (tab !== 'leaderboard') assert.match(page.url(), new RegExp(`tab=${tab}`));
     await page.waitForTimeout(300);
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, tab);
   }
+  // Back in the address's history: the menu shows the view shown.
+  await page.goBack();
+  await page.waitForSelector('[data-testid="trajectory-view"]', { timeout: 60000 });
+  assert.equal(await menu.inputValue(), 'trajectory');
+  // Wide again: the strip, not the menu.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  assert.equal(await page.isVisible('.tabs'), true);
+  assert.equal(await menu.isVisible(), false);
   assert.deepEqual(problems, []);
   await context.close();
 });

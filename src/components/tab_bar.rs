@@ -1,6 +1,7 @@
 //! The tab strip of a bundle's views; the chosen tab lives in the URL (`tab=`). Keys as the
 //! WAI-ARIA tabs pattern: the strip is one stop of the Tab key (the chosen tab), the arrow
-//! keys move to the previous / next tab and open it, Home and End the first and last.
+//! keys move to the previous / next tab and open it, Home and End the first and last. On a
+//! narrow screen the strip collapses into a menu (a `<select>` of the same views).
 
 use leptos::prelude::*;
 
@@ -22,7 +23,7 @@ pub fn tab_after_key(current: Tab, key: &str) -> Option<Tab> {
     })
 }
 
-/// Buttons for every tab; the current one is marked `aria-selected`.
+/// Buttons for every tab, the current one marked `aria-selected`, and the narrow screen's menu.
 #[component]
 pub fn TabBar() -> impl IntoView {
     let state = UrlState::use_context();
@@ -61,5 +62,21 @@ pub fn TabBar() -> impl IntoView {
                 }
             }).collect_view()}
         </nav>
+        // On a narrow screen (CSS) the strip gives way to this menu of the same views.
+        <label class="tabs-menu">
+            <span class="label">"View "</span>
+            <select data-testid="tabs-menu" aria-label="View"
+                prop:value=move || state.with(|s| s.tab.key())
+                on:change=move |ev| {
+                    let key = event_target_value(&ev);
+                    if let Some(tab) = Tab::ALL.into_iter().find(|t| t.key() == key) {
+                        state.push(|s| s.tab = tab);
+                    }
+                }>
+                {Tab::ALL.into_iter().map(|tab| view! {
+                    <option value=tab.key() selected=move || state.with(|s| s.tab == tab)>{tab.label()}</option>
+                }).collect_view()}
+            </select>
+        </label>
     }
 }
