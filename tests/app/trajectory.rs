@@ -588,6 +588,37 @@ async fn question_list_walks_models_and_unknown_cells_say_so() {
         first.text_content().unwrap(),
         format!("How many open cases {HOSTILE}?")
     );
+    // A search nothing matches says so; cleared, the questions come back.
+    let search: web_sys::HtmlInputElement = host
+        .query_selector(".trajectory-chooser input[type=search]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let search_for = |text: &str| {
+        search.set_value(text);
+        search
+            .dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+    };
+    search_for("no such words");
+    settle().await;
+    assert_eq!(
+        texts(&host, "[data-testid='chooser-none']"),
+        ["No question of m1 matches “no such words”."]
+    );
+    assert!(
+        host.query_selector(".chooser-matches button")
+            .unwrap()
+            .is_none()
+    );
+    search_for("");
+    settle().await;
+    assert!(texts(&host, "[data-testid='chooser-none']").is_empty());
+    let first: web_sys::HtmlElement = host
+        .query_selector(".chooser-matches button")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
     first.click();
     settle().await;
     assert_eq!(

@@ -54,12 +54,29 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
         max: MAX_MATCHES,
     });
     let matches = RwSignal::new(Vec::<Choice>::new());
+    // The question the shown matches answer, and why there are none when the answer failed.
+    let answered = RwSignal::new(None::<(ChoicesQuery, Option<String>)>);
     ask_newest(
         bundle,
         query,
         ViewQuery::TrajectoryChoices,
-        move |_, got: Result<Vec<Choice>, String>| matches.set(got.unwrap_or_default()),
+        move |q, got: Result<Vec<Choice>, String>| {
+            let error = got.as_ref().err().cloned();
+            matches.set(got.unwrap_or_default());
+            answered.set(Some((q, error)));
+        },
     );
+    let none_found = move || {
+        answered.with(|a| match a {
+            Some((_, Some(e))) => Some(format!("The questions could not be listed: {e}")),
+            Some((q, None)) if matches.with(Vec::is_empty) => Some(if q.search.is_empty() {
+                format!("{} has no cells in this corpus.", q.model)
+            } else {
+                format!("No question of {} matches “{}”.", q.model, q.search)
+            }),
+            _ => None,
+        })
+    };
     let open = move |trace: String| {
         let (c, m) = (corpus.get_untracked(), model.get_untracked());
         state.push(|s| {
@@ -84,6 +101,7 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
                 <input type="search" placeholder="text or trace id" prop:value=move || search.get()
                     on:input=move |ev| search.set(event_target_value(&ev)) />
             </label>
+            {move || none_found().map(|t| view! { <p class="hint" data-testid="chooser-none">{t}</p> })}
             <ul class="chooser-matches">
                 {move || matches.get().into_iter().map(|Choice { trace, text }| {
                     let label = if text.is_empty() { trace.clone() } else { text };
