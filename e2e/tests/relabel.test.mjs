@@ -64,7 +64,11 @@ test('re-label, apply, see the counts change, export, reload with the overrides'
   await page.waitForFunction(() => location.search.includes('ov=1.'));
   const link = page.url();
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('overrides-export').click()]);
+  // The overrides' controls are a menu in the header: folded until opened.
+  const exportButton = page.getByTestId('overrides-export');
+  assert.equal(await exportButton.isVisible(), false);
+  await page.locator('.overrides-menu summary').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
   const exported = readFileSync(await download.path(), 'utf8');
   const file = JSON.parse(exported);
   assert.equal(file.format, 'runlens-overrides');
@@ -138,6 +142,7 @@ test('re-label, apply, see the counts change, export, reload with the overrides'
   await third.page.goto(server.url + OPEN);
   await third.page.locator('[data-metric="overrides:count"]').waitFor({ timeout: 30000 });
   assert.equal(await value(third.page, '[data-metric="overrides:count"]'), 0);
+  await third.page.locator('.overrides-menu summary').click();
   await third.page.getByTestId('overrides-import').setInputFiles(saved);
   await third.page.getByTestId('what-changed').waitFor();
   assert.equal(await value(third.page, '[data-metric="overrides:count"]'), 1);

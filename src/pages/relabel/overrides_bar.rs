@@ -1,5 +1,5 @@
-//! The header bar of label overrides: how many are in force, export / import / clear, the
-//! last "what changed" and any refusal in plain words.
+//! The header's label overrides: how many are in force (a menu holding export / import /
+//! clear), a link's overrides notice, the last "what changed" and any refusal in plain words.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -50,31 +50,36 @@ pub fn OverridesBar() -> impl IntoView {
             }
         });
     };
+    // The controls fold into a menu (#17: not a toolbar on every tab); how many are in
+    // force, a link's notice, refusals and what changed stay in sight.
     view! {
         <div class="overrides-bar" data-testid="overrides-bar">
-            <span data-metric="overrides:count" data-value=move || count.get().to_string()>
-                {move || match count.get() {
-                    0 => "no label overrides".to_owned(),
-                    1 => "1 label override in force".to_owned(),
-                    n => format!("{n} label overrides in force"),
-                }}
-            </span>
-            " "
-            <button data-testid="overrides-export" on:click=export disabled=move || count.get() == 0>"Export overrides"</button>
-            " "
-            <label class="button">
-                "Import overrides… "
-                <input type="file" data-testid="overrides-import" accept=".json,application/json" on:change=import />
-            </label>
-            " "
-            <Show when=move || !state.shared.get()>
-                <button on:click=move |_| state.clear() disabled=move || count.get() == 0>"Clear overrides"</button>
-            </Show>
+            <details class="overrides-menu">
+                <summary>
+                    <span data-metric="overrides:count" data-value=move || count.get().to_string()>
+                        {move || match count.get() {
+                            0 => "No label overrides".to_owned(),
+                            1 => "1 label override in force".to_owned(),
+                            n => format!("{n} label overrides in force"),
+                        }}
+                    </span>
+                </summary>
+                <div class="overrides-controls">
+                    <button data-testid="overrides-export" on:click=export disabled=move || count.get() == 0>"Export overrides"</button>
+                    <label class="button">
+                        "Import overrides… "
+                        <input type="file" data-testid="overrides-import" accept=".json,application/json" on:change=import />
+                    </label>
+                    <Show when=move || !state.shared.get()>
+                        <button data-testid="overrides-clear" on:click=move |_| state.clear() disabled=move || count.get() == 0>"Clear overrides"</button>
+                    </Show>
+                    <Show when=move || too_long.get()>
+                        <span class="hint">"Too many to carry in the link: export the file to share them."</span>
+                    </Show>
+                </div>
+            </details>
             <Show when=move || state.shared.get()>
                 <SharedNotice state=state count=count />
-            </Show>
-            <Show when=move || too_long.get()>
-                <span class="hint">" (too many to carry in the link: export the file to share them)"</span>
             </Show>
             {move || state.error.get().map(|e| view! { <p class="error" role="alert" data-testid="overrides-error">{e}</p> })}
             {move || state.last_change.get().map(|(corpus, changed)| view! { <WhatChangedView corpus=corpus changed=changed /> })}
