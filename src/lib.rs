@@ -31,7 +31,7 @@ pub use app::App;
 
 /// Installs the panic hooks, then mounts [`App`] on `<body>` in the next task (the module's
 /// start runs in the browser's task that finishes compiling it; with the first render in it
-/// too, that task took 124–138 ms on the large preset's load), then (in a task of its own,
+/// too, that task was a long one: docs/performance.md), then (in a task of its own,
 /// usually while a bundle downloads) readies the fonts of the charts and the page.
 pub fn start() {
     panic::install();

@@ -1,6 +1,6 @@
 //! Readying fonts while the page waits for a bundle. A browser sets up a font (and the
 //! fallback fonts of characters it lacks) the first time text is laid out or drawn in it:
-//! 10–50 ms per font in Chromium, measured in docs/performance.md. Without this, that cost
+//! a long task per font in Chromium, measured in docs/performance.md. Without this, that cost
 //! lands in the tasks that show the first view after loading; with it, in idle time before.
 
 use wasm_bindgen::JsCast;
@@ -23,8 +23,8 @@ const PAGE_SAMPLER: &str = r#"<h1>S</h1><h2>S</h2><h3>S</h3><p class="lede">S</p
 <tbody><tr><td>S</td><td class="num">S</td></tr></tbody></table>
 <div class="controls"><output>S</output></div><p class="load-phase">S</p>"#;
 
-/// Readies the page's fonts, then the charts' fonts one per task (each takes up to ~25 ms
-/// the first time, so together they would be a long task). Returns how many chart fonts the
+/// Readies the page's fonts, then the charts' fonts one per task (each is slow the first
+/// time, so together they would be a long task). Returns how many chart fonts the
 /// canvas accepted (it ignores a malformed font string).
 pub async fn warm_fonts() -> usize {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {

@@ -1,7 +1,7 @@
 //! A canvas backend that measures text with the canvas's own `measureText` instead of
 //! plotters' default for the web (a `<span>` appended to `<body>` and read back with
-//! `offsetHeight`, which forces a layout of the whole page for every label: 235 ms of the
-//! ranking view's first draw on the sample, profiled with Chromium's sampling profiler).
+//! `offsetHeight`, which forces a layout of the whole page for every label: most of the
+//! ranking view's first draw, as profiled in docs/performance.md).
 //! Drawing is delegated unchanged to [`CanvasBackend`].
 
 use plotters::prelude::DrawingBackend;

@@ -21,7 +21,7 @@ thread_local! {
 /// Starts hashing the body's bytes in `json`, a v1 document as downloaded (the browser copies
 /// them and hashes off this thread): a document runlens wrote holds the body's canonical JSON
 /// as is (`raw_body_span`), so [`verify_bundle_fast`] need not serialise a large body again
-/// (2–3 s on the `large` run, during which the worker could answer no view).
+/// (seconds on the `large` run, during which the worker could answer no view).
 pub fn start_raw_body_digest(json: &[u8]) {
     let promise = raw_body_span(json).and_then(|span| digest_promise(&json[span]));
     RAW_BODY.set(promise);

@@ -12,8 +12,8 @@
 use runlens_core::bundle::{Bundle, Cell, Question, ResultRow, Usage};
 use serde::{Deserialize, Serialize};
 
-/// Target size of one chunk of JSON (parsed in one main-thread task: ~25 ms at the page's
-/// ~40 MB/s; 2 MiB chunks made ~50-90 ms tasks).
+/// Target size of one chunk of JSON, parsed in one main-thread task (2 MiB chunks made long
+/// tasks: docs/performance.md).
 pub const CHUNK_BYTES: usize = 1 << 20;
 
 /// Bundles with more JSON than this travel stripped of trajectory text.

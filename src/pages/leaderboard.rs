@@ -289,8 +289,8 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -
     let caption_text = caption(&format!("{corpus} · leaderboard"));
     let canvas_id = format!("board-{corpus}");
     let csv = Callback::new(move |()| view_rows.with_untracked(|r| board_csv(r)));
-    // The chart mounts one task after the table (together they were one ~120 ms task on the
-    // sample, the longest of its load).
+    // The chart mounts one task after the table (together they were the longest task of the
+    // sample's load: docs/performance.md).
     let chart_ready = RwSignal::new(false);
     let (chart_id, chart_caption) = (canvas_id.clone(), caption_text.clone());
     spawn_local(async move {

@@ -172,8 +172,8 @@ fn RestLoading() -> impl IntoView {
 
 /// Moves the focus out of `<main>` before its view is replaced. Removing the focused element
 /// (say the failure list's "open" button) made the browser lay out the whole page at once,
-/// new view included: ~100 ms on the `large` preset, against ~3 ms for the same removal
-/// unfocused. The focus ends on the body either way.
+/// new view included (a long task on the `large` preset, against almost nothing for the same
+/// removal unfocused: docs/performance.md). The focus ends on the body either way.
 fn release_focus_in_main() {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
@@ -191,7 +191,7 @@ fn release_focus_in_main() {
 }
 
 /// Compiles what opening a trajectory needs (the bundle's namespace matcher and its rules
-/// config, ~25 ms each) in idle tasks, after the first view is built, so that the first open
+/// config) in idle tasks, after the first view is built, so that the first open
 /// does not pay for it. (The ranking view's numbers come from the loader worker: nothing to
 /// ready here.) Runs in the `warm_up` chunk of a split build, fetched in the idle time after
 /// the first view; `alive` is cleared when the overview leaves.

@@ -43,7 +43,7 @@ pub use turn_tokens::{
 };
 
 /// Every font the charts draw text in, as `(family, size in px)`: the app draws a line in each
-/// while the page waits for a bundle, because a canvas's first text in a font costs 10-50 ms
+/// while the page waits for a bundle, because a canvas's first text in a font is slow
 /// (Chromium sets up the font then), which otherwise lands in the task drawing the first chart.
 pub const FONTS: &[(&str, u32)] = &[
     ("sans-serif", 11),

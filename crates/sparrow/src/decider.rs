@@ -36,7 +36,7 @@ pub struct Decider {
 }
 
 impl Decider {
-    /// Loads the model compiled into this crate (about 20 ms: inflate, parse, dequantise).
+    /// Loads the model compiled into this crate (inflate, parse, dequantise).
     pub fn load_embedded() -> Result<Decider, SparrowError> {
         Decider::from_sparrow_bytes("sparrow-nano-general-v1.1.sparrow", EMBEDDED_MODEL)
     }
