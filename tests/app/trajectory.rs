@@ -588,6 +588,15 @@ async fn question_list_walks_models_and_unknown_cells_say_so() {
         first.text_content().unwrap(),
         format!("How many open cases {HOSTILE}?")
     );
+    // Each question with the model's outcome on it.
+    assert_eq!(
+        attr(&host, ".chooser-matches li", "data-outcome").as_deref(),
+        Some("fail")
+    );
+    assert_eq!(
+        texts(&host, ".chooser-matches li .chooser-outcome")[0],
+        "fail"
+    );
     // A search nothing matches says so; cleared, the questions come back.
     let search: web_sys::HtmlInputElement = host
         .query_selector(".trajectory-chooser input[type=search]")

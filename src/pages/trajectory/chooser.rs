@@ -1,6 +1,6 @@
 //! Picking a cell when none is open: corpus and model selects and a question search
-//! (text or trace id), showing at most [`MAX_MATCHES`] questions (the worker's answer:
-//! [`runlens_core::trajectory::choices`]).
+//! (text or trace id), showing at most [`MAX_MATCHES`] questions, each with the model's
+//! outcome (the worker's answer: [`runlens_core::trajectory::choices`]).
 
 use std::sync::Arc;
 
@@ -103,11 +103,17 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
             </label>
             {move || none_found().map(|t| view! { <p class="hint" data-testid="chooser-none">{t}</p> })}
             <ul class="chooser-matches">
-                {move || matches.get().into_iter().map(|Choice { trace, text }| {
+                {move || matches.get().into_iter().map(|Choice { trace, text, outcome }| {
                     let label = if text.is_empty() { trace.clone() } else { text };
                     let t = trace.clone();
+                    // The model's outcome on the question, as a badge before it.
+                    let outcome = outcome.map_or_else(|| "unscored".to_owned(), |o| o.as_str().to_owned());
                     view! {
-                        <li><button class="link" data-trace=trace on:click=move |_| open(t.clone())>{label}</button></li>
+                        <li data-outcome=outcome.clone()>
+                            <span class=format!("chooser-outcome outcome-{outcome}")>{outcome.clone()}</span>
+                            " "
+                            <button class="link" data-trace=trace on:click=move |_| open(t.clone())>{label}</button>
+                        </li>
                     }
                 }).collect_view()}
             </ul>

@@ -6,7 +6,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::walk::{CellId, KeptLists, WalkFrom, WalkPlace, resolve_corpus};
-use crate::bundle::{BundleBody, Cell, FailureLabel, FmLabel, GateRow, Question, RankingRow};
+use crate::bundle::{
+    BundleBody, Cell, FailureLabel, FmLabel, GateRow, Outcome, Question, RankingRow,
+};
 use crate::metrics::failures_view::Labelled;
 use crate::overrides::{Relabel, RelabelledLabels};
 
@@ -115,9 +117,13 @@ pub struct Choice {
     pub trace: String,
     /// Question text (empty when unknown).
     pub text: String,
+    /// The model's outcome on it (`None`: unscored).
+    #[serde(default)]
+    pub outcome: Option<Outcome>,
 }
 
-/// The questions `q` asks for, in results order: those where `q.model` has a cell and whose
+/// The questions `q` asks for, with the model's outcome, in results order: those where
+/// `q.model` has a cell and whose
 /// trace id or text contains `q.search` (case-insensitive), at most `q.max`.
 pub fn choices(body: &BundleBody, q: &ChoicesQuery) -> Vec<Choice> {
     let Some(corpus) = body.corpus(&q.corpus) else {
@@ -128,8 +134,8 @@ pub fn choices(body: &BundleBody, q: &ChoicesQuery) -> Vec<Choice> {
     corpus
         .results
         .iter()
-        .filter(|r| r.candidates.get(&q.model).is_some_and(Option::is_some))
-        .map(|r| {
+        .filter_map(|r| Some((r, r.candidates.get(&q.model)?.as_ref()?)))
+        .map(|(r, cell)| {
             let text = questions
                 .get(r.trace_id.as_str())
                 .map(|&i| corpus.questions[i].nl_question.clone())
@@ -138,6 +144,7 @@ pub fn choices(body: &BundleBody, q: &ChoicesQuery) -> Vec<Choice> {
             Choice {
                 trace: r.trace_id.clone(),
                 text,
+                outcome: cell.outcome().cloned(),
             }
         })
         .filter(|c| {

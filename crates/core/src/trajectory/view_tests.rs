@@ -391,8 +391,22 @@ fn the_chooser_searches_text_and_trace_ids_of_the_models_questions() {
         top,
         [Choice {
             trace: "q2".into(),
-            text: "Top seller".into()
+            text: "Top seller".into(),
+            outcome: Some(Outcome::Fail),
         }]
+    );
+    // Each with the model's outcome: m1 fails q1, q2 and passes q3.
+    let outcomes: Vec<Option<Outcome>> = choices(&body, &q("m1", "", 20))
+        .into_iter()
+        .map(|c| c.outcome)
+        .collect();
+    assert_eq!(
+        outcomes,
+        [
+            Some(Outcome::Fail),
+            Some(Outcome::Fail),
+            Some(Outcome::Pass)
+        ]
     );
     assert_eq!(traces(choices(&body, &q("m1", "Q3", 20))), ["q3"]);
     assert_eq!(
