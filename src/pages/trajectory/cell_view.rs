@@ -119,7 +119,6 @@ pub fn CellView(
             rest_due.try_set(true);
         });
     }
-    let gold_steps = StoredValue::new(None::<Vec<Step>>);
     let gold_sql = StoredValue::new(gold_sql);
     let cell = StoredValue::new(cell);
     let header = move || {
@@ -141,18 +140,15 @@ pub fn CellView(
             return None;
         }
         let cell = cell.get_value();
-        if gold_steps.with_value(Option::is_none) {
-            let built = gold_sql.with_value(|sql| {
-                steps(
-                    matcher.as_ref(),
-                    sql,
-                    &gold_results,
-                    &gold,
-                    ranking.as_ref(),
-                )
-            });
-            gold_steps.set_value(Some(built));
-        }
+        let gold_steps = gold_sql.with_value(|sql| {
+            steps(
+                matcher.as_ref(),
+                sql,
+                &gold_results,
+                &gold,
+                ranking.as_ref(),
+            )
+        });
         let cand_steps = steps(
             matcher.as_ref(),
             &cell.sqls,
@@ -162,7 +158,7 @@ pub fn CellView(
         );
         Some(view! {
             <div class="runs">
-                <RunColumn title=gold_title.clone() run="gold" steps=gold_steps.get_value().unwrap_or_default() />
+                <RunColumn title=gold_title.clone() run="gold" steps=gold_steps />
                 <RunColumn title="Candidate".to_owned() run="candidate" steps=cand_steps />
             </div>
             <UsageSection cell=cell.clone() key=key.clone() />

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use runlens_core::trajectory::{CellId, WalkPlace};
 use wasm_bindgen::JsCast;
 
-use crate::state::{Tab, UrlState};
+use crate::state::{Tab, UrlState, ViewState};
 
 /// Opens `cell` (a neighbour in the window of the open cell's [`WalkPlace`]). Returns
 /// whether it moved (there was one).
@@ -24,10 +24,15 @@ pub fn step(state: UrlState, cell: Option<CellId>) -> bool {
 /// The cell `delta` (±1) places from the one the address opens (the answered one, or one
 /// walked to before its answer came), as `place`'s window names it.
 pub fn neighbour(state: UrlState, place: &WalkPlace, delta: isize) -> Option<CellId> {
-    state.with_untracked(|s| {
-        let (m, t) = (s.cell_model.as_deref()?, s.trace.as_deref()?);
-        place.neighbour((m, t), delta)
-    })
+    state.with_untracked(|s| place.neighbour(open_cell(s), delta))
+}
+
+/// The cell the address opens (empty keys when none: `j` then opens the list's first).
+fn open_cell(s: &ViewState) -> (&str, &str) {
+    (
+        s.cell_model.as_deref().unwrap_or_default(),
+        s.trace.as_deref().unwrap_or_default(),
+    )
 }
 
 /// True when the key went to a text field (inputs, text areas, selects, editable content).
@@ -92,25 +97,17 @@ pub fn NavBar(
     on_cleanup(move || handle.remove());
     // The address's cell in the answer's window: the position follows keys pressed before
     // the next answer comes.
-    let at = Memo::new(move |_| {
-        let (m, t) = state.with(|s| (s.cell_model.clone(), s.trace.clone()));
-        let (m, t) = (m.unwrap_or_default(), t.unwrap_or_default());
-        place.with(|p| (p.index_of((&m, &t)), p.len))
-    });
+    let at = Memo::new(move |_| state.with(|s| place.with(|p| (p.index_of(open_cell(s)), p.len))));
     let position_text = move || {
         let (i, len) = at.get();
         let i = i.map_or_else(|| "–".to_owned(), |i| (i + 1).to_string());
         format!("{i} / {len}")
     };
     let diff = move || state.with(|s| s.diff);
-    let prev_disabled = move || {
-        state.with(|_| ());
-        place.with(|p| neighbour(state, p, -1).is_none())
-    };
-    let next_disabled = move || {
-        state.with(|_| ());
-        place.with(|p| neighbour(state, p, 1).is_none())
-    };
+    let none_at =
+        move |delta| state.with(|s| place.with(|p| p.neighbour(open_cell(s), delta).is_none()));
+    let prev_disabled = move || none_at(-1);
+    let next_disabled = move || none_at(1);
     view! {
         <nav class="trajectory-nav" aria-label="Walk the list">
             <button class="nav-prev" data-testid="trajectory-prev" disabled=prev_disabled

@@ -179,17 +179,16 @@ impl TrajectoryAnswerer {
         let list = self.lists.get(b, &corpus, &q.walk);
         let place = WalkPlace::of(&list, model, trace);
         let open: Option<CellId> = model.zip(trace).map(|(m, t)| (m.to_owned(), t.to_owned()));
-        let in_audit_queue = open.as_ref().is_some_and(|id| {
-            let audit = WalkFrom {
-                from: Some("audit".to_owned()),
-                cdf_threshold: q.walk.cdf_threshold,
-                ..WalkFrom::default()
-            };
-            match place.position {
-                Some(_) if q.walk == audit => true,
-                _ => self.lists.get(b, &corpus, &audit).contains(id),
-            }
-        });
+        // The audit queue at the list's threshold (kept like any list: the same one when the
+        // reader walks it).
+        let audit = WalkFrom {
+            from: Some("audit".to_owned()),
+            cdf_threshold: q.walk.cdf_threshold,
+            ..WalkFrom::default()
+        };
+        let in_audit_queue = open
+            .as_ref()
+            .is_some_and(|id| self.lists.get(b, &corpus, &audit).contains(id));
         let opened = open.and_then(|(m, t)| OpenedCell::of(b, &corpus, &m, &t));
         TrajectoryAnswer {
             corpus: Some(corpus),
