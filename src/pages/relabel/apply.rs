@@ -29,11 +29,11 @@ pub fn make_override(
     }
 }
 
-/// The Apply button and its result line. Applying rebuilds every view on the new labels
-/// (this panel too), so what the reader sees here after Apply comes from the overrides
-/// state, not from this component: the button says "Applied ✓" while this label is the one
-/// in force, the line below says what changed, and the keyboard focus lands on that line
-/// (the old button is gone), where the reader already is.
+/// The Apply button and its result line. Applying changes the answers of the views that
+/// count labels (the trajectory view rebuilds this panel with its new answer), so what the
+/// reader sees here after Apply comes from the overrides state, not from this component: the button says "Applied ✓" while this label is the one
+/// in force, the line below says what changed, and the keyboard focus lands on that line,
+/// where the reader already is.
 #[component]
 pub fn ApplyButton(
     corpus: String,
@@ -67,7 +67,6 @@ pub fn ApplyButton(
         }
     };
     let apply = {
-        let key = key.clone();
         move |_| {
             let Some(state) = overrides else {
                 error.set(Some(
@@ -76,9 +75,8 @@ pub fn ApplyButton(
                 return;
             };
             let entry = make_override(&corpus, &outcome, original.clone(), new.clone());
-            match state.apply(entry) {
-                Ok(_) => focus_applied_line(key.clone()),
-                Err(e) => error.set(Some(e)),
+            if let Err(e) = state.apply(entry) {
+                error.set(Some(e));
             }
         }
     };
@@ -89,10 +87,11 @@ pub fn ApplyButton(
             </button>
             {move || applied_line().map(|line| {
                 let line_ref = NodeRef::<leptos::html::Span>::new();
-                // Rebuilt with the answers the re-label changed (the line that had the focus
-                // is gone): it takes the focus back, where the reader is.
+                // The line takes the keyboard focus where the reader is: from the Apply
+                // button that made it, or, rebuilt with the answers the re-label changed,
+                // from nowhere (the line that had it is gone).
                 line_ref.on_load(|line| {
-                    if focus_is_nowhere() {
+                    if focus_is_free() {
                         focus_without_scrolling(&line);
                     }
                 });
@@ -108,26 +107,6 @@ pub fn ApplyButton(
     }
 }
 
-/// Moves the keyboard focus to the rebuilt panel's "Applied" line of `key` once the views
-/// are rebuilt (the button that had it is gone), without scrolling.
-fn focus_applied_line(key: String) {
-    leptos::task::spawn_local(async move {
-        for _ in 0..10 {
-            crate::yield_now::yield_now().await;
-            let line = web_sys::window().and_then(|w| w.document()).and_then(|d| {
-                d.query_selector(&format!("[data-applied-key='{}']", css_string(&key)))
-                    .ok()
-                    .flatten()
-            });
-            if let Some(line) = line {
-                use wasm_bindgen::JsCast;
-                focus_without_scrolling(line.unchecked_ref());
-                return;
-            }
-        }
-    });
-}
-
 /// Focuses `el` where it is, without scrolling the page.
 fn focus_without_scrolling(el: &web_sys::HtmlElement) {
     let options = web_sys::FocusOptions::new();
@@ -135,21 +114,18 @@ fn focus_without_scrolling(el: &web_sys::HtmlElement) {
     let _ = el.focus_with_options(&options);
 }
 
-/// Whether no element has the keyboard focus (the page's body has it).
-fn focus_is_nowhere() -> bool {
+/// Whether the keyboard focus may be taken: no element has it (the page's body has it), or
+/// an Apply button, which has done its work.
+fn focus_is_free() -> bool {
     let doc = web_sys::window().and_then(|w| w.document());
     let active = doc.as_ref().and_then(web_sys::Document::active_element);
     let body = doc.as_ref().and_then(web_sys::Document::body);
     match (active, body) {
         (None, _) => true,
+        (Some(a), _) if a.get_attribute("data-testid").as_deref() == Some("relabel-apply") => true,
         (Some(a), Some(b)) => a == *b.as_ref(),
         (Some(_), None) => false,
     }
-}
-
-/// `text` for a CSS string in single quotes.
-fn css_string(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('\'', "\\'")
 }
 
 /// The last change as a line and a table of count differences (`data-metric="changed:…"`).
