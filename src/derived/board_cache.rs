@@ -48,20 +48,20 @@ fn keep(bundle: &Arc<Bundle>, name: &str, loss: LossRule, rows: Vec<LeaderboardE
     rows
 }
 
-/// Asks the data's owner for every corpus's board under `loss` and keeps the rows; the
-/// boards, in bundle order.
+/// Asks the data's owner for every corpus's board under `loss` and keeps the rows: each
+/// corpus's name and rows, in bundle order.
 pub async fn ask_boards(
     bundle: &Arc<Bundle>,
     loss: LossRule,
-) -> Result<Vec<(CorpusBoard, Rows)>, String> {
+) -> Result<Vec<(String, Rows)>, String> {
     let answer: Vec<CorpusBoard> = ask(bundle, ViewQuery::Boards { loss })
         .await
         .map_err(|e| e.to_string())?;
     Ok(answer
         .into_iter()
-        .map(|mut b| {
-            let rows = keep(bundle, &b.corpus, loss, std::mem::take(&mut b.rows));
-            (b, rows)
+        .map(|b| {
+            let rows = keep(bundle, &b.corpus, loss, b.rows);
+            (b.corpus, rows)
         })
         .collect())
 }

@@ -194,7 +194,7 @@ fn bundle_boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
                             if slot.is_none() {
                                 *slot = answered
                                     .iter()
-                                    .find(|(c, _)| c.corpus == *name)
+                                    .find(|(c, _)| c == name)
                                     .map(|(_, rows)| rows.clone());
                             }
                         }
