@@ -1,7 +1,7 @@
 //! The loader worker's entry point, as `app.rs` is the page's: runs in the loader Web Worker
-//! (`loader-worker.js`), loads one request, sends the page a skeleton and chunks (see
-//! [`crate::loader::split`]), then the gold SQL's parses, then checks the content hash, and
-//! keeps the full bundle to answer [`ToWorker::Detail`] and the views' questions.
+//! (`loader-worker.js`), loads one request, sends the page the bundle's skeleton (see
+//! [`crate::loader::skeleton`]) and the leaderboards, then the gold SQL's parses, then checks
+//! the content hash, and keeps the full bundle to answer the views' questions.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -21,7 +21,7 @@ use crate::loader::pipeline;
 use crate::loader::progress::Early;
 use crate::loader::protocol::{self, FromWorker, ToWorker};
 use crate::loader::request::BundleRequest;
-use crate::loader::split::{self, CHUNK_BYTES, STRIP_ABOVE_BYTES};
+use crate::loader::skeleton;
 use crate::yield_now::yield_now;
 
 thread_local! {
@@ -144,7 +144,7 @@ async fn run(request: BundleRequest) {
         tables: &tables,
     };
     let loaded = pipeline::load_full(&request, &progress, early, false).await;
-    let (mut bundle, mut stats) = match loaded {
+    let (bundle, mut stats) = match loaded {
         Ok(loaded) => loaded,
         Err(e) => {
             return post(
@@ -156,35 +156,18 @@ async fn run(request: BundleRequest) {
             );
         }
     };
-    // v2 bundles keep trajectory text in the worker whatever their size (text on demand).
-    let strip = stats.v2 || stats.json_bytes.max(stats.download_bytes) > STRIP_ABOVE_BYTES;
-    let rows = split::row_count(&bundle);
-    post(
-        &FromWorker::Skeleton {
-            rows: rows as u64,
-            stripped: strip,
-        },
-        Some(&split::skeleton_json(&bundle)),
-    );
-    split::for_each_chunk(&mut bundle, strip, CHUNK_BYTES, |key, rows, json| {
-        post(
-            &FromWorker::Chunk {
-                key,
-                rows: rows as u64,
-            },
-            Some(&json),
-        );
-    });
+    // The page gets the skeleton only: its views ask this worker, which keeps the rows.
+    let skeleton = skeleton::skeleton_json(&bundle);
     stats.in_worker = true;
-    stats.stripped = strip;
     stats.worker_wasm_bytes = crate::loader::wasm_memory_bytes();
-    // The page shows the bundle as soon as its chunks are in; the gold SQL is parsed for it
-    // (see crate::derived::bundle_matcher), then the content hash is checked: a mismatch replaces the
-    // shown bundle with the error.
-    post(&FromWorker::Done { stats }, None);
+    // The leaderboards come first, so the page's leaderboard shows them when it mounts.
     if !summary_sent.get() {
         post(&FromWorker::Boards, Some(&boards::json(&bundle)));
     }
+    // The gold SQL is parsed for the page's matcher (see crate::derived::bundle_matcher)
+    // after this, then the content hash is checked: a mismatch replaces the shown bundle
+    // with the error.
+    post(&FromWorker::Done { stats }, Some(&skeleton));
     let bundle = Rc::new(bundle);
     FULL.set(Some(bundle.clone()));
     EARLY.set(None);

@@ -49,7 +49,7 @@ try {
         const w = document.querySelector('.loaded-bundle');
         const b = (k) => (w ? w.getAttribute(`data-load-${k}`) : null);
         return { firstChartMs: window.__firstChart, longestTaskMs: window.__longest,
-          inWorker: b('in-worker') === 'true', stripped: b('stripped') === 'true',
+          inWorker: b('in-worker') === 'true',
           transferBytes: Number(b('transfer-bytes') ?? 0), assembleMs: Number(b('assemble-ms') ?? 0),
           downloadBytes: a('download-bytes'), jsonBytes: a('json-bytes'),
           downloadMs: a('download-ms'), gunzipMs: a('gunzip-ms'), parseMs: a('parse-ms'),
@@ -65,7 +65,7 @@ try {
       firstChartMs: pick('firstChartMs'), downloadMs: pick('downloadMs'), gunzipMs: pick('gunzipMs'), parseMs: pick('parseMs'),
       verifyMs: pick('verifyMs'), parseMBps: pick('jsonBytes') / 1e6 / (pick('parseMs') / 1000),
       longestTaskMs: pick('longestTaskMs'), inWorker: samples.every((x) => x.inWorker),
-      stripped: samples.every((x) => x.stripped), transferMB: pick('transferBytes') / 1e6, assembleMs: pick('assembleMs') };
+      transferMB: pick('transferBytes') / 1e6, assembleMs: pick('assembleMs') };
     results.push(res);
   }
 } finally {
@@ -75,6 +75,6 @@ try {
 console.log('| bundle | JSON MB | download MB | first chart ms | download ms | gunzip ms (browser) | parse ms (WASM) | parse MB/s | hash check ms | worker | page JSON MB | page rebuild ms (sum) | longest task ms |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.name} | ${r.jsonMB.toFixed(1)} | ${r.downloadMB.toFixed(1)} | ${r.firstChartMs.toFixed(0)} | ${r.downloadMs.toFixed(0)} | ${r.gunzipMs.toFixed(0)} | ${r.parseMs.toFixed(0)} | ${r.parseMBps.toFixed(1)} | ${r.verifyMs.toFixed(0)} | ${r.inWorker ? (r.stripped ? 'yes, stripped' : 'yes') : 'no'} | ${r.transferMB.toFixed(1)} | ${r.assembleMs.toFixed(0)} | ${r.longestTaskMs.toFixed(0)} |`);
+  console.log(`| ${r.name} | ${r.jsonMB.toFixed(1)} | ${r.downloadMB.toFixed(1)} | ${r.firstChartMs.toFixed(0)} | ${r.downloadMs.toFixed(0)} | ${r.gunzipMs.toFixed(0)} | ${r.parseMs.toFixed(0)} | ${r.parseMBps.toFixed(1)} | ${r.verifyMs.toFixed(0)} | ${r.inWorker ? 'yes' : 'no'} | ${r.transferMB.toFixed(1)} | ${r.assembleMs.toFixed(0)} | ${r.longestTaskMs.toFixed(0)} |`);
 }
 console.log(JSON.stringify(results));

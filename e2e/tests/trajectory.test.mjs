@@ -51,8 +51,8 @@ test('a failed cell opens from its link, j/k walk the failures, g shows the diff
   assert.equal(await page.getByTestId('trajectory-corpus').innerText(), DEV);
   const votes = first.cell.result_score.votes ?? [];
   assert.equal(await root.locator('li.vote').count(), votes.length);
-  // The sample travels stripped (> 8 MB of JSON): vote reasons and the FM reason come with
-  // the cell detail, a moment after the viewer shows.
+  // The page holds no rows: vote reasons and the FM reason come with the worker's answer
+  // for the cell.
   if (votes.length > 0 && votes[0].reasoning) {
     await root.locator('li.vote').first().getByText(votes[0].reasoning, { exact: false }).waitFor();
   }

@@ -22,15 +22,9 @@ pub fn human_bytes(n: u64) -> String {
     format!("{value:.1} {unit}")
 }
 
-/// The amount line: `3.4 MB of 34.1 MB (10%)`, `1,200 of 5,000 rows (24%)`, `3.4 MB`.
+/// The amount line: `3.4 MB of 34.1 MB (10%)`, `3.4 MB`.
 pub fn amount_text(p: &Progress) -> String {
-    let fmt = |n: u64| {
-        if p.phase.unit() == "rows" {
-            format!("{n} rows")
-        } else {
-            human_bytes(n)
-        }
-    };
+    let fmt = human_bytes;
     match (p.total, p.fraction()) {
         (Some(total), Some(f)) => format!("{} of {} ({:.0}%)", fmt(p.done), fmt(total), 100.0 * f),
         _ if p.done > 0 => fmt(p.done),

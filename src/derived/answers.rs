@@ -16,6 +16,7 @@ use runlens_core::metrics::failures_view::Labelled;
 use runlens_core::metrics::gate_view::{self, GateAnswerer};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::ranking_view::RankingAnswerer;
+use runlens_core::overrides::{relabelled, what_changed};
 use runlens_core::trajectory::{OpenedCell, TrajectoryAnswerer, choices};
 use serde::de::DeserializeOwned;
 
@@ -79,6 +80,17 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
                 model,
                 trace,
             } => serde_json::to_vec(&OpenedCell::of(Labelled::of(body), corpus, model, trace)),
+            ViewQuery::WhatChanged {
+                corpus,
+                before,
+                after,
+            } => {
+                let own = body.corpus(corpus).map_or(&[][..], |c| &c.failure_labels);
+                serde_json::to_vec(&what_changed(
+                    &relabelled(own, before),
+                    &relabelled(own, after),
+                ))
+            }
         };
         // Answers are plain data (no maps with non-string keys): writing them cannot fail.
         json.unwrap_or_default()

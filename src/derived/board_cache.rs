@@ -1,8 +1,8 @@
-//! The leaderboard rows of each corpus and `loss` rule, kept across mounts (per bundle). They
-//! come from the data's owner: the rows the worker sends right after a load
-//! ([`crate::loader::boards`], under the default rule) or a v2 summary's, else the answer
-//! to the leaderboard's question ([`ViewQuery::Boards`]: every corpus under a rule,
-//! computed where the bundle lives). The page never builds them.
+//! The leaderboards of each `loss` rule, kept across mounts (per bundle). They come from the
+//! data's owner: the boards the worker sends right after a load ([`crate::loader::boards`],
+//! under the default rule) or a v2 summary's, else the answer to the leaderboard's question
+//! ([`ViewQuery::Boards`]: every corpus under a rule, computed where the bundle lives). The
+//! page never builds them.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -10,58 +10,43 @@ use std::sync::Arc;
 
 use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::board_run::CorpusBoard;
-use runlens_core::metrics::report_board::LeaderboardEntry;
 
 use super::answers::{ViewQuery, ask};
 use crate::loader::boards;
 use crate::per_bundle::{Loaded, PerBundle, loaded};
 
-/// The rows of one corpus, by pass descending.
-pub type Rows = Arc<Vec<LeaderboardEntry>>;
-
-/// Rows are kept by corpus name and the rule that scored legacy `loss` cells.
-type Key = (String, LossRule);
+/// Every corpus's board under one rule, in bundle order.
+pub type Boards = Arc<Vec<CorpusBoard>>;
 
 thread_local! {
-    /// The rows of each corpus received or answered.
-    static CACHE: RefCell<PerBundle<Loaded, HashMap<Key, Rows>>> = RefCell::default();
+    /// The boards of each rule received or answered.
+    static CACHE: RefCell<PerBundle<Loaded, HashMap<LossRule, Boards>>> = RefCell::default();
 }
 
-/// Runs `f` on the rows kept for `bundle`.
-fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut HashMap<Key, Rows>) -> T) -> T {
+/// Runs `f` on the boards kept for `bundle`.
+fn with_cache<T>(bundle: &Arc<Bundle>, f: impl FnOnce(&mut HashMap<LossRule, Boards>) -> T) -> T {
     CACHE.with_borrow_mut(|c| f(c.of(loaded(bundle))))
 }
 
-/// The kept rows of the corpus named `name` under `loss`, if answered or received from the
-/// loader.
-pub fn cached(bundle: &Arc<Bundle>, name: &str, loss: LossRule) -> Option<Rows> {
-    if let Some(hit) = with_cache(bundle, |c| c.get(&(name.to_owned(), loss)).cloned()) {
+/// The boards kept for `bundle` under `loss`, if answered or received from the loader.
+pub fn cached(bundle: &Arc<Bundle>, loss: LossRule) -> Option<Boards> {
+    if let Some(hit) = with_cache(bundle, |c| c.get(&loss).cloned()) {
         return Some(hit);
     }
-    let rows = boards::received(bundle, name, loss)?;
-    Some(keep(bundle, name, loss, rows))
+    let received = boards::received(bundle, loss)?;
+    Some(keep(bundle, loss, received))
 }
 
-fn keep(bundle: &Arc<Bundle>, name: &str, loss: LossRule, rows: Vec<LeaderboardEntry>) -> Rows {
-    let rows = Arc::new(rows);
-    with_cache(bundle, |c| c.insert((name.to_owned(), loss), rows.clone()));
-    rows
+fn keep(bundle: &Arc<Bundle>, loss: LossRule, boards: Vec<CorpusBoard>) -> Boards {
+    let boards = Arc::new(boards);
+    with_cache(bundle, |c| c.insert(loss, boards.clone()));
+    boards
 }
 
-/// Asks the data's owner for every corpus's board under `loss` and keeps the rows: each
-/// corpus's name and rows, in bundle order.
-pub async fn ask_boards(
-    bundle: &Arc<Bundle>,
-    loss: LossRule,
-) -> Result<Vec<(String, Rows)>, String> {
+/// Asks the data's owner for every corpus's board under `loss` and keeps them.
+pub async fn ask_boards(bundle: &Arc<Bundle>, loss: LossRule) -> Result<Boards, String> {
     let answer: Vec<CorpusBoard> = ask(bundle, ViewQuery::Boards { loss })
         .await
         .map_err(|e| e.to_string())?;
-    Ok(answer
-        .into_iter()
-        .map(|b| {
-            let rows = keep(bundle, &b.corpus, loss, b.rows);
-            (b.corpus, rows)
-        })
-        .collect())
+    Ok(keep(bundle, loss, answer))
 }

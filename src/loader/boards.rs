@@ -1,100 +1,82 @@
-//! The leaderboard rows the worker computes from the full bundle right after handing it over
+//! The leaderboards the worker computes from the full bundle right after handing it over
 //! ([`super::protocol::FromWorker::Boards`]), and those of a v2 summary shown before the
 //! bundle arrived: the page keeps them here, and its leaderboard takes them instead of
-//! building its own in slices ([`crate::derived::board_cache`]).
+//! asking ([`crate::derived::board_cache`]).
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
 use runlens_core::bundle::{Bundle, LossRule};
-use runlens_core::metrics::board_run::BoardRun;
-use runlens_core::metrics::report_board::LeaderboardEntry;
+use runlens_core::metrics::board_run::{CorpusBoard, boards};
 
 use super::summary::Summary;
 use crate::per_bundle::{Loaded, loaded};
 
-/// Rows of one corpus, by corpus name.
-type Boards = Vec<(String, Vec<LeaderboardEntry>)>;
-
-/// Rows received for one loaded bundle: by corpus name and `loss` rule, the first kept.
-type Received = Option<(Loaded, Vec<(String, LossRule, Vec<LeaderboardEntry>)>)>;
+/// The boards received for one loaded bundle, by `loss` rule.
+type Received = Option<(Loaded, Vec<(LossRule, Vec<CorpusBoard>)>)>;
 
 thread_local! {
     static RECEIVED: RefCell<Received> = const { RefCell::new(None) };
 }
 
-/// Keeps `rows` for `bundle` unless rows of that corpus and rule are kept already (rows kept
-/// for another bundle are dropped); whether they were kept.
-fn keep_if_missing(
-    bundle: &Arc<Bundle>,
-    name: &str,
-    loss: LossRule,
-    rows: &[LeaderboardEntry],
-) -> bool {
+/// Keeps `boards` for `bundle` under `loss` unless boards of that rule are kept already
+/// (boards kept for another bundle are dropped); whether they were kept.
+fn keep_if_missing(bundle: &Arc<Bundle>, loss: LossRule, boards: Vec<CorpusBoard>) -> bool {
     let owner = loaded(bundle);
     RECEIVED.with_borrow_mut(|r| {
         if r.as_ref().is_none_or(|(o, _)| *o != owner) {
             *r = Some((owner, Vec::new()));
         }
         let kept = &mut r.as_mut().expect("set above").1;
-        if kept.iter().any(|(n, l, _)| n == name && *l == loss) {
-            return false;
+        let missing = !kept.iter().any(|(l, _)| *l == loss);
+        if missing {
+            kept.push((loss, boards));
         }
-        kept.push((name.to_owned(), loss, rows.to_vec()));
-        true
+        missing
     })
 }
 
-/// Page side: the rows received for `bundle`'s corpus `name` under `loss`, if any.
-pub fn received(bundle: &Arc<Bundle>, name: &str, loss: LossRule) -> Option<Vec<LeaderboardEntry>> {
+/// Page side: the boards received for `bundle` under `loss`, if any.
+pub fn received(bundle: &Arc<Bundle>, loss: LossRule) -> Option<Vec<CorpusBoard>> {
     let owner = loaded(bundle);
     RECEIVED.with_borrow(|r| {
         let (o, kept) = r.as_ref()?;
         (*o == owner)
-            .then(|| kept.iter().find(|(n, l, _)| n == name && *l == loss))
+            .then(|| kept.iter().find(|(l, _)| *l == loss))
             .flatten()
-            .map(|(_, _, rows)| rows.clone())
+            .map(|(_, boards)| boards.clone())
     })
 }
 
-/// Worker side: the rows of every corpus as JSON, under the default `loss` rule. A corpus whose rows would not come back
-/// exactly (serde_json writes a non-finite number as `null`) is left out; the page builds it.
+/// Worker side: every corpus's board as JSON, under the default `loss` rule; empty when
+/// some row would not come back exactly (serde_json writes a non-finite number as `null`):
+/// the page then asks.
 pub fn json(bundle: &Bundle) -> Vec<u8> {
-    let boards: Boards = bundle
-        .body
-        .corpora
-        .iter()
-        .filter_map(|corpus| {
-            let rows = BoardRun::new(&bundle.body, corpus, LossRule::default()).finish();
-            let json = serde_json::to_vec(&rows).ok()?;
-            let back: Vec<LeaderboardEntry> = serde_json::from_slice(&json).ok()?;
-            (back == rows).then(|| (corpus.name.clone(), rows))
-        })
-        .collect();
-    serde_json::to_vec(&boards).unwrap_or_default()
-}
-
-/// Page side: keeps the rows of a summary shown before `bundle` arrived (every rule it
-/// computed) for `bundle`, so its leaderboard shows them at once.
-pub fn install_summary(bundle: &Arc<Bundle>, summary: &Summary) {
-    for corpus in summary.corpora.iter() {
-        if bundle.body.corpora.iter().any(|c| c.name == corpus.name) {
-            for (loss, rows) in &corpus.boards {
-                keep_if_missing(bundle, &corpus.name, *loss, rows);
-            }
-        }
+    let boards = boards(&bundle.body, LossRule::default());
+    let Ok(json) = serde_json::to_vec(&boards) else {
+        return Vec::new();
+    };
+    let back: Option<Vec<CorpusBoard>> = serde_json::from_slice(&json).ok();
+    if back.as_ref() == Some(&boards) {
+        json
+    } else {
+        Vec::new()
     }
 }
 
-/// Page side: keeps the rows in `json` for `bundle` (corpora it has, not yet received);
-/// returns how many corpora were kept. Malformed JSON keeps nothing: the page builds the rows itself.
-pub fn install(bundle: &Arc<Bundle>, json: &[u8]) -> usize {
-    let Ok(boards) = serde_json::from_slice::<Boards>(json) else {
-        return 0;
+/// Page side: keeps the boards of a summary shown before `bundle` arrived (under both
+/// rules) for `bundle`, so its leaderboard shows them at once.
+pub fn install_summary(bundle: &Arc<Bundle>, summary: &Summary) {
+    for loss in [LossRule::Excluded, LossRule::AsFail] {
+        keep_if_missing(bundle, loss, summary.boards(loss));
+    }
+}
+
+/// Page side: keeps the boards in `json` for `bundle` under the default rule, unless kept
+/// already; whether they were kept. Anything but boards keeps nothing: the page asks.
+pub fn install(bundle: &Arc<Bundle>, json: &[u8]) -> bool {
+    let Ok(boards) = serde_json::from_slice::<Vec<CorpusBoard>>(json) else {
+        return false;
     };
-    boards
-        .into_iter()
-        .filter(|(name, _)| bundle.body.corpora.iter().any(|c| &c.name == name))
-        .filter(|(name, rows)| keep_if_missing(bundle, name, LossRule::default(), rows))
-        .count()
+    keep_if_missing(bundle, LossRule::default(), boards)
 }

@@ -1,11 +1,11 @@
-//! The page side: starts a loader worker per load, rebuilds the bundle from its chunks (one
-//! message = one task, each parsing at most about [`super::split::CHUNK_BYTES`]), answers
-//! [`super::ask::ask_holder`], and falls back to loading on the main thread without a worker.
+//! The page side: starts a loader worker per load, receives the bundle's skeleton (the worker
+//! keeps the rows and answers the views, [`super::ask::ask_holder`]), and falls back to
+//! loading on the main thread without a worker.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
 use js_sys::{Function, Uint8Array};
 use runlens_core::bundle::Bundle;
@@ -14,7 +14,6 @@ use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Event, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use super::assemble::Assembler;
 use super::boards;
 use super::parses;
 use super::pipeline;
@@ -22,6 +21,7 @@ use super::prestart;
 use super::progress::{self, Phase, Progress};
 use super::protocol::{self, FromWorker, ToWorker};
 use super::request::{BundleRequest, LoadError, LoadStats, Loaded};
+use super::skeleton;
 use super::summary::{self, Summary};
 use crate::clock::now_ms;
 
@@ -66,7 +66,6 @@ impl Current {
         let mut state = self.state.borrow_mut();
         state.on_done = None;
         state.after_done = None;
-        state.asm = None;
         // Questions the stopped worker will never answer resolve to `null` (an error
         // for the caller) instead of waiting forever.
         for (_, resolve) in state.pending.drain() {
@@ -85,15 +84,10 @@ pub(super) struct State {
     /// `on_done` again after a bundle was handed over: the worker checks the content hash
     /// after `Done`, and a mismatch replaces the bundle with the error.
     after_done: Option<OnDone>,
-    asm: Option<Assembler>,
-    rows_total: u64,
-    rows_done: u64,
-    assemble_ms: f64,
-    transfer_bytes: usize,
+    /// The leaderboards the worker sent ahead of the bundle ([`FromWorker::Boards`]).
+    boards: Option<Vec<u8>>,
     /// Content hash of the bundle the worker sent (the key of its gold parses).
     hash: String,
-    /// The bundle handed over, while it is alive (the key of the worker's leaderboard rows).
-    shown: Weak<Bundle>,
     /// The summary shown ahead of the bundle (its rows go to the bundle's leaderboard cache).
     summary: Option<Summary>,
     /// The loaded bundle when it was loaded on the main thread (the page answers itself).
@@ -264,74 +258,37 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                 cb(Ok(loaded));
             }
         }
-        FromWorker::Skeleton { rows, .. } => {
-            let t0 = now_ms();
-            let asm = Assembler::new(&body);
-            let mut s = state.borrow_mut();
-            s.assemble_ms += now_ms() - t0;
-            s.transfer_bytes += body.len();
-            s.rows_total = rows;
-            match asm {
-                Ok(asm) => s.asm = Some(asm),
-                Err(e) => {
-                    drop(s);
-                    return finish(state, Err(LoadError::Loader(e)));
-                }
-            }
-            drop(s);
-            progress(state, transfer_progress(0, rows));
-        }
-        FromWorker::Chunk { key, rows } => {
-            let t0 = now_ms();
-            let mut s = state.borrow_mut();
-            let added = match s.asm.as_mut() {
-                Some(asm) => asm.add(key, &body),
-                None => Err("loader: rows arrived before the skeleton".to_owned()),
-            };
-            s.assemble_ms += now_ms() - t0;
-            s.transfer_bytes += body.len();
-            s.rows_done += rows;
-            let p = transfer_progress(s.rows_done, s.rows_total);
-            drop(s);
-            match added {
-                Ok(()) => progress(state, p),
-                Err(e) => finish(state, Err(LoadError::Loader(e))),
-            }
-        }
         FromWorker::Done { mut stats } => {
-            let (asm, source) = {
+            let t0 = now_ms();
+            let skeleton = skeleton::read_skeleton(&body);
+            stats.assemble_ms = now_ms() - t0;
+            stats.transfer_bytes = body.len();
+            let (source, shown_summary, boards_json) = {
                 let mut s = state.borrow_mut();
-                stats.assemble_ms = s.assemble_ms;
-                stats.transfer_bytes = s.transfer_bytes;
-                (s.asm.take(), s.source.clone())
+                (s.source.clone(), s.summary.take(), s.boards.take())
             };
-            let shown_summary = state.borrow_mut().summary.take();
-            let result = asm
-                .map(|asm| Loaded {
-                    bundle: Arc::new(asm.finish()),
+            let result = skeleton
+                .map(|bundle| Loaded {
+                    bundle: Arc::new(bundle),
                     stats,
                     source,
                     summary: None,
                 })
-                .ok_or_else(|| LoadError::Loader("loader: no bundle was sent".to_owned()));
+                .map_err(LoadError::Loader);
             if let Ok(loaded) = &result {
                 if let Some(summary) = shown_summary {
                     boards::install_summary(&loaded.bundle, &summary);
                 }
+                if let Some(json) = boards_json {
+                    boards::install(&loaded.bundle, &json);
+                }
                 let hash = loaded.bundle.content_hash.clone();
                 parses::expect_parses(&hash);
-                let mut s = state.borrow_mut();
-                s.hash = hash;
-                s.shown = Arc::downgrade(&loaded.bundle);
+                state.borrow_mut().hash = hash;
             }
             finish(state, result);
         }
-        FromWorker::Boards => {
-            let shown = state.borrow().shown.upgrade();
-            if let Some(bundle) = shown {
-                boards::install(&bundle, &body);
-            }
-        }
+        FromWorker::Boards => state.borrow_mut().boards = Some(body),
         FromWorker::GoldParses => {
             // Malformed or `null`: nothing recorded, and the page parses what it needs.
             let parses: Option<StatementParses> = serde_json::from_slice(&body).ok().flatten();
@@ -358,14 +315,6 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                 let _ = resolve.call1(&JsValue::NULL, &JsValue::from_str(&message));
             }
         }
-    }
-}
-
-fn transfer_progress(done: u64, total: u64) -> Progress {
-    Progress {
-        phase: Phase::Transferring,
-        done,
-        total: Some(total),
     }
 }
 
@@ -408,7 +357,6 @@ fn finish(state: &Rc<RefCell<State>>, result: Result<Loaded, LoadError>) {
     let cb = {
         let mut s = state.borrow_mut();
         s.on_progress = None;
-        s.asm = None;
         match s.on_done.take() {
             Some(cb) => {
                 if result.is_ok() {

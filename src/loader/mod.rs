@@ -1,11 +1,10 @@
 //! Loading off the main thread: a dedicated Web Worker (`loader-worker.js`, running the app's
 //! own module; see `start_loader_worker` in src/main.rs and [`crate::worker`]) owns
-//! download, gunzip, parse, the content-hash check and the import of raw harness files; the
-//! page receives the bundle in chunks it parses one per task. The protocol is described in
-//! docs/architecture.md, "Loading".
+//! download, gunzip, parse, the content-hash check and the import of raw harness files, and
+//! keeps the bundle: the page receives its skeleton and asks the worker what its views show.
+//! The protocol is described in docs/architecture.md, "Loading".
 
 pub mod ask;
-pub mod assemble;
 pub mod boards;
 pub mod client;
 pub mod decode;
@@ -18,7 +17,7 @@ pub mod prestart;
 pub mod progress;
 pub mod protocol;
 pub mod request;
-pub mod split;
+pub mod skeleton;
 pub mod summary;
 pub mod v2;
 pub mod view_query;

@@ -22,8 +22,6 @@ pub enum Phase {
     Importing,
     /// Re-computing the content hash.
     Checking,
-    /// Handing the rows to the page (rows).
-    Transferring,
 }
 
 impl Phase {
@@ -37,16 +35,6 @@ impl Phase {
             Phase::Parsing => "Parsing the bundle",
             Phase::Importing => "Importing the harness files",
             Phase::Checking => "Checking the content hash",
-            Phase::Transferring => "Preparing the views",
-        }
-    }
-
-    /// Unit of `done`/`total`.
-    pub fn unit(self) -> &'static str {
-        if self == Phase::Transferring {
-            "rows"
-        } else {
-            "bytes"
         }
     }
 }
@@ -56,7 +44,7 @@ impl Phase {
 pub struct Progress {
     /// Current phase.
     pub phase: Phase,
-    /// Bytes (or rows) done in this phase.
+    /// Bytes done in this phase.
     pub done: u64,
     /// Total, when known (a download without `Content-Length` has none).
     pub total: Option<u64>,

@@ -11,7 +11,6 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::progress::Progress;
 use super::request::LoadStats;
-use super::split::ChunkKey;
 
 /// Page → worker.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -49,28 +48,16 @@ pub enum FromWorker {
         /// Bytes of `body` that are the skeleton.
         skeleton_len: u64,
     },
-    /// The bundle without rows (`body`), then `rows` rows follow in chunks.
-    Skeleton {
-        /// Rows in all chunks together.
-        rows: u64,
-        /// Whether trajectory text was stripped (the full bundle stays in the worker).
-        stripped: bool,
-    },
-    /// One chunk of rows (`body`: a JSON array).
-    Chunk {
-        /// Where the rows go.
-        key: ChunkKey,
-        /// Rows in this chunk.
-        rows: u64,
-    },
-    /// Every chunk was sent: the bundle can be shown. The content hash is checked after
-    /// this ([`FromWorker::Verified`], or [`FromWorker::Failed`] on a mismatch).
+    /// The bundle is loaded (`body`: its skeleton, the bundle without rows, as JSON): the
+    /// page shows it, and its views ask the worker, which keeps the rows. The content hash
+    /// is checked after this ([`FromWorker::Verified`], or [`FromWorker::Failed`] on a
+    /// mismatch).
     Done {
         /// Sizes and timings measured in the worker.
         stats: LoadStats,
     },
-    /// The leaderboard rows of every corpus (`body`: JSON, see [`super::boards`]), computed
-    /// right after [`FromWorker::Done`].
+    /// Every corpus's leaderboard (`body`: JSON, see [`super::boards`]), computed right
+    /// before [`FromWorker::Done`] (not after a [`FromWorker::Summary`], which carries them).
     Boards,
     /// The content hash matched (after [`FromWorker::Done`]; imports have nothing to check).
     Verified {

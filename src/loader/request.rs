@@ -89,9 +89,9 @@ impl BundleRequest {
 /// A loaded bundle and what loading it cost (for the header's data attributes and the
 /// load benchmark, `e2e/bench/load.mjs`).
 ///
-/// For bundles above [`super::split::STRIP_ABOVE_BYTES`] of JSON the bundle is a view
-/// bundle: trajectory text is stripped (see [`super::split`]); ask `crate::data::cell_detail`
-/// for a full cell. `bundle.content_hash` is always the real, checked hash.
+/// Loaded by the worker, the bundle is its skeleton (no rows): the views ask the worker
+/// (`crate::derived::answers`). Loaded on the main thread (no worker), it is whole.
+/// `bundle.content_hash` is always the real, checked hash.
 #[derive(Debug, Clone)]
 pub struct Loaded {
     /// The bundle.
@@ -124,10 +124,10 @@ pub struct LoadStats {
     /// Harness import time (files only).
     #[serde(default)]
     pub import_ms: f64,
-    /// Main-thread time spent rebuilding the bundle from the worker's chunks (sum of tasks).
+    /// Main-thread time spent reading the worker's skeleton.
     #[serde(default)]
     pub assemble_ms: f64,
-    /// Bytes of JSON the page parsed to rebuild the bundle (skeleton and chunks).
+    /// Bytes of JSON the page received with the bundle (its skeleton).
     #[serde(default)]
     pub transfer_bytes: usize,
     /// Whether the bundle was imported from harness files (its hash computed, not checked).
@@ -136,9 +136,6 @@ pub struct LoadStats {
     /// Whether the load ran in a Web Worker.
     #[serde(default)]
     pub in_worker: bool,
-    /// Whether trajectory text was stripped from the page's copy.
-    #[serde(default)]
-    pub stripped: bool,
     /// Whether the download was the worker's early one (started before its module ran).
     #[serde(default)]
     pub prefetched: bool,

@@ -9,12 +9,11 @@ use std::sync::Arc;
 use runlens_core::bundle::v2::facts::{cells_path, model_columns_plain};
 use runlens_core::bundle::v2::{Manifest, MemoryEntries, V2Error, head_bundle};
 use runlens_core::bundle::{Bundle, LossRule};
-use runlens_core::metrics::board_run::rows_of_columns;
+use runlens_core::metrics::board_run::{CorpusBoard, rows_of_columns};
 use runlens_core::metrics::report_board::LeaderboardEntry;
 use serde::{Deserialize, Serialize};
 
-use super::assemble::Assembler;
-use super::split::skeleton_json;
+use super::skeleton::{read_skeleton, skeleton_json};
 
 /// One corpus's leaderboard rows ahead of its rows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -92,12 +91,35 @@ pub struct Summary {
     pub corpora: Arc<Vec<CorpusSummary>>,
 }
 
+impl Summary {
+    /// Every corpus's board under `loss`, as [`ViewQuery::Boards`] answers it: a corpus
+    /// without legacy `loss` cells has the same rows under both rules (the summary computed
+    /// its default ones only).
+    ///
+    /// [`ViewQuery::Boards`]: super::view_query::ViewQuery::Boards
+    pub fn boards(&self, loss: LossRule) -> Vec<CorpusBoard> {
+        self.corpora
+            .iter()
+            .filter(|c| c.questions > 0)
+            .map(|c| CorpusBoard {
+                corpus: c.name.clone(),
+                questions: c.questions,
+                rows: c
+                    .rows(loss)
+                    .or_else(|| c.rows(LossRule::default()))
+                    .cloned()
+                    .unwrap_or_default(),
+            })
+            .collect()
+    }
+}
+
 /// Page side: reads a summary message's body.
 pub fn decode(body: &[u8], skeleton_len: usize) -> Result<Summary, String> {
     let (skeleton, corpora) = body
         .split_at_checked(skeleton_len)
         .ok_or("loader: a summary shorter than its skeleton")?;
-    let skeleton = Assembler::new(skeleton)?.finish();
+    let skeleton = read_skeleton(skeleton)?;
     let corpora: Vec<CorpusSummary> = serde_json::from_slice(corpora)
         .map_err(|e| format!("loader: a malformed summary ({e})"))?;
     Ok(Summary {

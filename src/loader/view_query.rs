@@ -2,7 +2,7 @@
 //! [`crate::derived::answers`] for who answers them).
 
 use runlens_core::audit::AuditQuery;
-use runlens_core::bundle::LossRule;
+use runlens_core::bundle::{FailureLabel, LossRule};
 use runlens_core::metrics::failures_view::FailuresQuery;
 use runlens_core::metrics::gate_view::GateQuery;
 use runlens_core::metrics::ranking_view::RankingQuery;
@@ -71,6 +71,17 @@ pub enum ViewQuery {
         model: String,
         /// Trace id.
         trace: String,
+    },
+    /// What putting `after` in force instead of `before` changes in `corpus`'s labels (a
+    /// [`runlens_core::overrides::WhatChanged`]): the "what changed" line after an Apply,
+    /// an import or a link.
+    WhatChanged {
+        /// Corpus name.
+        corpus: String,
+        /// The new labels in force before the change, in order.
+        before: Vec<FailureLabel>,
+        /// The new labels in force after it, in order.
+        after: Vec<FailureLabel>,
     },
 }
 

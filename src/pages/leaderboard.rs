@@ -11,10 +11,13 @@ use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
 use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::report_board::{LeaderboardEntry, top_model};
+
+/// The rows of one corpus, by pass descending.
+type Rows = Arc<Vec<LeaderboardEntry>>;
 pub use runlens_core::metrics::report_board::{Standing, TIED_P, standing};
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
-use crate::derived::board_cache::{self, Rows};
+use crate::derived::board_cache;
 use crate::loader::summary::Summary;
 use crate::pages::board_columns::{COLUMNS, Column, Value};
 use crate::state::{Sort, UrlState};
@@ -118,111 +121,53 @@ pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
 }
 
 /// Every shown corpus's board under one `loss` rule: from a v2 summary while only it is in,
-/// else from the bundle.
+/// else the boards kept for the bundle (sent by the worker after the load, or answered
+/// before), else the data owner's answer to the leaderboard's question (a notice meanwhile).
 #[component]
 fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
-    match use_context::<Summary>() {
-        Some(summary) => summary_boards(&summary, loss).into_any(),
-        None => bundle_boards(bundle, loss).into_any(),
-    }
-}
-
-/// The boards of a summary (its rows are exact: computed from the cells columns); a rule
-/// the summary has no rows for (the corpus has no `loss` cells) shows its default rows.
-fn summary_boards(summary: &Summary, loss: LossRule) -> impl IntoView {
-    summary
-        .corpora
-        .iter()
-        .filter(|c| c.questions > 0)
-        .map(|c| {
-            let rows = c
-                .rows(loss)
-                .or_else(|| c.rows(LossRule::default()))
-                .cloned()
-                .map(Arc::new);
-            let rows = Memo::new(move |_| rows.clone());
-            corpus_section(c.name.clone(), c.questions, rows, loss)
-        })
-        .collect_view()
-}
-
-/// One corpus's board, shown when `corpus=` allows it, once its rows are built.
-fn corpus_section(
-    corpus: String,
-    n_questions: usize,
-    rows: Memo<Option<Rows>>,
-    loss: LossRule,
-) -> impl IntoView {
-    let state = UrlState::use_context();
-    let name = corpus.clone();
-    let shown = move || state.with(|s| s.shows_corpus(&name));
-    view! {
-        <Show when=shown>
-            {let corpus = corpus.clone();
-            move || rows.get().map(|rows| view! {
-                <CorpusBoard corpus=corpus.clone() n_questions=n_questions rows=rows loss=loss />
-            })}
-        </Show>
-    }
-}
-
-/// Every corpus's board from the bundle: the rows kept for it, else the data owner's answer
-/// to the leaderboard's question (a notice meanwhile).
-fn bundle_boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
-    let with: Vec<(String, usize)> = bundle
-        .body
-        .corpora
-        .iter()
-        .filter(|c| !c.results.is_empty())
-        .map(|c| (c.name.clone(), c.results.len()))
-        .collect();
-    let built: Vec<Option<Rows>> = with
-        .iter()
-        .map(|(name, _)| board_cache::cached(&bundle, name, loss))
-        .collect();
-    let missing = built.iter().any(Option::is_none);
-    let boards = RwSignal::new(built);
-    let asking = RwSignal::new(missing);
+    let known = match use_context::<Summary>() {
+        Some(summary) => Some(Arc::new(summary.boards(loss))),
+        None => board_cache::cached(&bundle, loss),
+    };
+    let boards = RwSignal::new(known.clone());
     let error = RwSignal::new(None::<String>);
-    if missing {
-        let names: Vec<String> = with.iter().map(|(n, _)| n.clone()).collect();
+    if known.is_none() {
         spawn_local(async move {
             match board_cache::ask_boards(&bundle, loss).await {
                 Ok(answered) => {
-                    boards.try_update(|b| {
-                        for (slot, name) in b.iter_mut().zip(&names) {
-                            if slot.is_none() {
-                                *slot = answered
-                                    .iter()
-                                    .find(|(c, _)| c == name)
-                                    .map(|(_, rows)| rows.clone());
-                            }
-                        }
-                    });
+                    boards.try_set(Some(answered));
                 }
                 Err(e) => {
                     error.try_set(Some(e));
                 }
             }
-            asking.try_set(false);
         });
     }
-    let sections: Vec<_> = with
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, questions))| {
-            let rows = Memo::new(move |_| boards.with(|b| b.get(i).cloned().flatten()));
-            corpus_section(name, questions, rows, loss)
-        })
-        .collect();
+    let asking = move || boards.with(Option::is_none) && error.with(Option::is_none);
     view! {
-        {move || asking.get().then(|| view! {
+        {move || asking().then(|| view! {
             <p class="notice" role="status" data-testid="leaderboard-progress">"Computing the leaderboard…"</p>
         })}
         {move || error.get().map(|e| view! {
             <p class="error" role="alert">{format!("The leaderboard could not be computed: {e}")}</p>
         })}
-        {sections}
+        {move || boards.get().map(|boards| boards
+            .iter()
+            .filter(|c| c.questions > 0)
+            .map(|c| corpus_section(c.corpus.clone(), c.questions, Arc::new(c.rows.clone()), loss))
+            .collect_view())}
+    }
+}
+
+/// One corpus's board, shown when `corpus=` allows it.
+fn corpus_section(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -> impl IntoView {
+    let state = UrlState::use_context();
+    let name = corpus.clone();
+    let shown = move || state.with(|s| s.shows_corpus(&name));
+    view! {
+        <Show when=shown>
+            <CorpusBoard corpus=corpus.clone() n_questions=n_questions rows=rows.clone() loss=loss />
+        </Show>
     }
 }
 

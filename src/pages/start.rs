@@ -20,7 +20,6 @@ pub fn render_overview() -> RenderLoaded {
             <div
                 class="loaded-bundle"
                 data-load-in-worker=s.in_worker.to_string()
-                data-load-stripped=s.stripped.to_string()
                 data-load-prefetched=s.prefetched.to_string()
                 data-load-transfer-bytes=s.transfer_bytes
                 data-load-assemble-ms=s.assemble_ms

@@ -13,12 +13,13 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::{Bundle, FailureLabel};
 use runlens_core::overrides::{
-    LabelOverride, OverridesFile, Relabel, WhatChanged, apply_overrides, relabelled, what_changed,
+    LabelOverride, OverridesFile, Relabel, WhatChanged, apply_overrides,
 };
 
 use super::UrlState;
 use super::ov_link::{decode_overrides, is_link_of, link_of};
 use crate::chunks::split_call;
+use crate::derived::answers::{ViewQuery, ask};
 
 /// Handle on the overrides of the open bundle (a context; cheap to copy).
 #[derive(Debug, Clone, Copy)]
@@ -150,28 +151,22 @@ impl OverridesState {
         use_context::<OverridesState>()
     }
 
-    /// The label of a cell in the bundle as loaded.
-    pub fn original_label(&self, corpus: &str, model: &str, trace: &str) -> Option<FailureLabel> {
-        self.base
-            .with_value(|b| find_label(b, corpus, model, trace).cloned())
-    }
-
     /// Adds (or replaces, for the same cell) one override and records what changed.
-    pub fn apply(&self, entry: LabelOverride) -> Result<WhatChanged, String> {
+    pub fn apply(&self, entry: LabelOverride) -> Result<(), String> {
         let mut next = self.file.get_untracked();
         next.overrides
             .retain(|o| !(o.key == entry.key && o.corpus == entry.corpus));
         let corpus = entry.corpus.clone();
         let key = entry.key.clone();
         next.overrides.push(entry);
-        let changed = self.set_file(next, &corpus)?;
+        self.set_file(next, &corpus)?;
         self.last_applied.set(Some(key));
-        Ok(changed)
+        Ok(())
     }
 
     /// Replaces every override by `file` (an import or a link) after checking that it was
     /// made on this bundle and applies cleanly; `source` names where it came from.
-    pub fn replace(&self, file: OverridesFile, source: &str) -> Result<WhatChanged, String> {
+    pub fn replace(&self, file: OverridesFile, source: &str) -> Result<(), String> {
         let hash = self.base.with_value(|b| b.content_hash.clone());
         if !file.matches_bundle(&hash) {
             return Err(format!(
@@ -192,7 +187,7 @@ impl OverridesState {
 
     /// Reads an overrides file's text (`source` = its name) and, if valid and made on this
     /// bundle, puts it in force; a refusal is also shown through `error`.
-    pub fn import_json(&self, source: &str, text: &str) -> Result<WhatChanged, String> {
+    pub fn import_json(&self, source: &str, text: &str) -> Result<(), String> {
         let result = OverridesFile::from_json(text)
             .map_err(|e| format!("{source}: {e}"))
             .and_then(|file| self.replace(file, source));
@@ -224,46 +219,63 @@ impl OverridesState {
         let _ = self.set_file(OverridesFile::new(hash), &corpus);
     }
 
-    /// The failure labels of `corpus` with the overrides in force (tracked: they follow
-    /// `file`).
-    pub fn labels_in_force(&self, corpus: &str) -> Vec<FailureLabel> {
-        self.file.with(|f| self.labels_under(f, corpus))
-    }
-
-    /// The labels of `corpus` in the bundle as loaded with the overrides of `file` in force.
-    fn labels_under(&self, file: &OverridesFile, corpus: &str) -> Vec<FailureLabel> {
-        self.base.with_value(|b| {
-            let own = b
-                .body
-                .corpus(corpus)
-                .map_or(&[][..], |c| c.failure_labels.as_slice());
-            relabelled(
-                own,
-                file.overrides
-                    .iter()
-                    .filter(|o| o.corpus == corpus)
-                    .map(|o| &o.new),
-            )
-        })
-    }
-
-    fn set_file(&self, next: OverridesFile, corpus: &str) -> Result<WhatChanged, String> {
+    fn set_file(&self, next: OverridesFile, corpus: &str) -> Result<(), String> {
         // The checks `apply_overrides` makes (format, corpora, keys) need no rows: they run
         // on the bundle's skeleton, not on a copy of the whole bundle.
         let mut skeleton = self.base.with_value(|b| b.body.skeleton());
         apply_overrides(&mut skeleton, &next).map_err(|e| e.to_string())?;
-        let before = self.file.with_untracked(|f| self.labels_under(f, corpus));
-        let changed = what_changed(&before, &self.labels_under(&next, corpus));
+        let before = self.file.with_untracked(|f| news_of(f, corpus));
+        let after = news_of(&next, corpus);
         if !self.shared.get_untracked() {
             save(&next);
         }
-        self.file.set(next);
+        self.file.set(next.clone());
         self.error.set(None);
         self.last_applied.set(None);
-        self.last_change
-            .set(Some((corpus.to_owned(), changed.clone())));
-        Ok(changed)
+        self.last_change.set(None);
+        self.tell_what_changed(next, corpus.to_owned(), before, after);
+        Ok(())
     }
+
+    /// Asks the data's owner what putting `after` in force instead of `before` changed in
+    /// `corpus` (it holds the labels) and records it as the last change, unless the
+    /// overrides changed again meanwhile (`file` is the change it answers).
+    fn tell_what_changed(
+        &self,
+        file: OverridesFile,
+        corpus: String,
+        before: Vec<FailureLabel>,
+        after: Vec<FailureLabel>,
+    ) {
+        let this = *self;
+        let bundle = self.base.get_value();
+        leptos::task::spawn_local(async move {
+            let query = ViewQuery::WhatChanged {
+                corpus: corpus.clone(),
+                before,
+                after,
+            };
+            let answer: Result<WhatChanged, _> = ask(&bundle, query).await;
+            if this.file.try_with_untracked(|f| *f == file) != Some(true) {
+                return;
+            }
+            match answer {
+                Ok(changed) => this.last_change.set(Some((corpus, changed))),
+                Err(e) => this
+                    .error
+                    .set(Some(format!("what changed could not be counted: {e}"))),
+            }
+        });
+    }
+}
+
+/// The new labels `file` puts in force in `corpus`, in order.
+fn news_of(file: &OverridesFile, corpus: &str) -> Vec<FailureLabel> {
+    file.overrides
+        .iter()
+        .filter(|o| o.corpus == corpus)
+        .map(|o| o.new.clone())
+        .collect()
 }
 
 /// The re-labels in force, as the views' questions carry them (none without an overrides
@@ -283,22 +295,6 @@ pub fn relabels_in_force() -> Memo<Vec<Relabel>> {
             })
         })
     })
-}
-
-/// The failure label of one cell.
-pub fn find_label<'a>(
-    bundle: &'a Bundle,
-    corpus: &str,
-    model: &str,
-    trace: &str,
-) -> Option<&'a FailureLabel> {
-    bundle
-        .body
-        .corpus(corpus)?
-        .failure_labels
-        .iter()
-        .rev()
-        .find(|l| l.model == model && l.trace_id == trace)
 }
 
 fn short(hash: &str) -> String {

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use runlens_core::bundle::{
     Bundle, BundleBody, Cell, Corpus, LossRule, Outcome, Provenance, ResultRow, ResultScore,
 };
-use runlens_core::metrics::board_run::BoardRun;
+use runlens_core::metrics::board_run::{BoardRun, CorpusBoard};
 use runlens_web::data::decode_bundle;
 use runlens_web::derived::board_cache;
 use runlens_web::loader::boards;
@@ -140,26 +140,34 @@ async fn rows_from_the_loader_worker_are_shown_without_asking() {
     let mut rows =
         BoardRun::new(&bundle.body, &bundle.body.corpora[0], LossRule::Excluded).finish();
     rows[0].row.pass = Some(0.25);
-    let json = serde_json::to_vec(&[("big", &rows)]).unwrap();
-    assert_eq!(boards::install(&bundle, &json), 1);
+    let json = serde_json::to_vec(&[CorpusBoard {
+        corpus: "big".into(),
+        questions: 20_001,
+        rows,
+    }])
+    .unwrap();
+    assert!(boards::install(&bundle, &json));
     let host = mount(bundle.clone());
     assert!(!has(&host, "[data-testid='leaderboard-progress']"));
     assert_eq!(pass(&host, "a"), Some(0.25));
     assert_eq!(pass(&host, "b"), Some(10_000.0 / 20_001.0));
     // Rows kept already are not replaced.
-    assert_eq!(boards::install(&bundle, &json), 0);
+    assert!(!boards::install(&bundle, &json));
 }
 
 #[wasm_bindgen_test]
 fn the_workers_rows_of_the_sample_are_the_pages_own_exactly() {
     let bundle = Arc::new(decode_bundle("article.json.gz", SAMPLE).unwrap());
     let json = boards::json(&bundle);
-    assert_eq!(boards::install(&bundle, b"{not json"), 0);
-    assert_eq!(boards::install(&bundle, &json), 2);
-    for corpus in &bundle.body.corpora {
-        let kept = board_cache::cached(&bundle, &corpus.name, LossRule::Excluded).unwrap();
+    assert!(!boards::install(&bundle, b"{not json"));
+    assert!(boards::install(&bundle, &json));
+    let kept = board_cache::cached(&bundle, LossRule::Excluded).unwrap();
+    assert_eq!(kept.len(), 2);
+    for (kept, corpus) in kept.iter().zip(&bundle.body.corpora) {
+        assert_eq!(kept.corpus, corpus.name);
+        assert_eq!(kept.questions, corpus.results.len());
         assert_eq!(
-            *kept,
+            kept.rows,
             BoardRun::new(&bundle.body, corpus, LossRule::Excluded).finish()
         );
     }

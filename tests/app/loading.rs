@@ -1,4 +1,4 @@
-//! Browser tests of loading: the chunked hand-over of the loader worker, the progress bar,
+//! Browser tests of loading: the skeleton the loader worker hands over, the progress bar,
 //! the open controls, and BundleLoader's main-thread fallback (the test page has no worker
 //! script, so it also proves the fallback).
 
@@ -11,9 +11,8 @@ use runlens_core::bundle::{
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
 use runlens_web::data::{BundleRequest, Loaded, Phase, Progress};
-use runlens_web::loader::assemble::{Assembler, round_trip};
 use runlens_web::loader::files::{import_paths, is_bundle_name};
-use runlens_web::loader::split::{self, ChunkKey, Part};
+use runlens_web::loader::skeleton::{read_skeleton, skeleton_json};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -87,99 +86,27 @@ fn bundle() -> Bundle {
 }
 
 #[wasm_bindgen_test]
-fn chunks_rebuild_the_bundle_exactly() {
+fn the_skeleton_is_the_bundle_without_rows_and_a_bad_one_is_an_error() {
     let b = bundle();
-    // A 1-byte chunk budget puts every row in its own chunk: 3 results + 1 FM label + 1
-    // gate row; a large one makes one chunk per list.
-    let (back, chunks) = round_trip(&b, false, 1).unwrap();
-    assert_eq!(chunks, 5);
-    assert_eq!(back, b);
-    let (back, chunks) = round_trip(&b, false, 1 << 20).unwrap();
-    assert_eq!(chunks, 3);
-    assert_eq!(back, b);
-    assert_eq!(split::row_count(&b), 5);
-}
-
-#[wasm_bindgen_test]
-fn stripping_keeps_counts_sql_and_the_real_hash() {
-    let b = bundle();
-    let (view, _) = round_trip(&b, true, 1 << 20).unwrap();
-    assert_eq!(view.content_hash, b.content_hash);
-    let c = view.body.corpus("b").unwrap().cell("q3", "m1").unwrap();
-    assert_eq!(c.sqls, ["SELECT 0", "SELECT 1", "SELECT 2"]);
-    assert_eq!(c.sql_results, ["", "", ""]);
-    assert_eq!(c.final_answer.as_deref(), Some(""));
-    let score = c.result_score.as_ref().unwrap();
-    assert_eq!(score.reasoning.as_deref(), Some(""));
-    assert_eq!(
-        score.votes.as_ref().unwrap()[0].reasoning.as_deref(),
-        Some("")
-    );
-    assert_eq!(c.turns, Some(3));
-    // Per-turn token lists are emptied (present, no turns); totals stay.
-    let usage = c.usage.as_ref().unwrap();
-    assert_eq!(
-        (usage.per_turn.as_deref(), usage.total_tokens),
-        (Some(&[][..]), Some(100))
-    );
-    let gated = view.body.corpus("b").unwrap().gate_rows[0]
-        .gated_usage
-        .as_ref()
-        .unwrap();
-    assert_eq!(
-        (gated.per_turn.as_deref(), gated.completion_tokens),
-        (Some(&[][..]), Some(7))
-    );
-    let fm = &view.body.corpus("b").unwrap().fm_labels[0];
-    assert_eq!((fm.fm.as_str(), fm.reason.as_deref()), ("FM1", Some("")));
-    // Everything but the stripped text is unchanged.
+    let skeleton = read_skeleton(&skeleton_json(&b)).unwrap();
+    // Names, models and the real hash stay; no corpus keeps a row.
+    assert_eq!(skeleton.content_hash, b.content_hash);
+    let names: Vec<&str> = skeleton
+        .body
+        .corpora
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, ["a", "b"]);
+    assert_eq!(skeleton.body.corpora[1].models, ["m1", "m2"]);
     let mut expected = b.clone();
-    for r in &mut expected.body.corpora[1].results {
-        for c in r.candidates.values_mut().flatten() {
-            split::strip_cell(c);
-        }
-    }
-    expected.body.corpora[1].fm_labels[0].reason = Some(String::new());
-    split::empty_per_turn(expected.body.corpora[1].gate_rows[0].gated_usage.as_mut());
-    assert_eq!(view, expected);
-}
-
-#[wasm_bindgen_test]
-fn stripped_chunks_leave_the_worker_s_bundle_whole() {
-    // The worker keeps the bundle it splits (cell details, the hash check): stripping moves
-    // the text out while a row is written and must put every piece back.
-    let mut b = bundle();
-    b.body.corpora[1].questions.push(Question {
-        trace_id: "q1".into(),
-        annotators: Some([("gold".to_owned(), cell(2))].into_iter().collect()),
-        ..Question::default()
-    });
-    let mut kept = b.clone();
-    let mut stripped_json = 0;
-    split::for_each_chunk(&mut kept, true, 1, |_, _, json| stripped_json += json.len());
-    assert_eq!(kept, b);
-    // The same bytes as the stripped view written whole.
-    let (mut view, _) = round_trip(&b, true, 1).unwrap();
-    let mut view_json = 0;
-    split::for_each_chunk(&mut view, false, 1, |_, _, json| view_json += json.len());
-    assert_eq!(stripped_json, view_json);
-    assert_ne!(view, b);
-}
-
-#[wasm_bindgen_test]
-fn bad_chunks_are_errors_not_panics() {
-    let mut asm = Assembler::new(&split::skeleton_json(&bundle())).unwrap();
-    let key = |corpus, part| ChunkKey { corpus, part };
-    let e = asm.add(key(7, Part::Results), b"[]").unwrap_err();
-    assert_eq!(e, "loader: a chunk names corpus 7 of 2");
-    let e = asm
-        .add(key(1, Part::Rankings), b"[{\"trace_id\": 5}]")
-        .unwrap_err();
+    expected.body = b.body.skeleton();
+    assert_eq!(skeleton, expected);
+    let e = read_skeleton(b"{").unwrap_err();
     assert!(
-        e.starts_with("loader: a Rankings chunk of corpus 1 is not valid"),
+        e.starts_with("loader: the bundle skeleton is not valid ("),
         "{e}"
     );
-    assert!(Assembler::new(b"{").is_err());
 }
 
 #[wasm_bindgen_test]
@@ -262,14 +189,15 @@ async fn progress_shows_phase_amount_and_cancels() {
         .unchecked_into();
     assert_eq!(bar.value(), 25.0);
     progress.set(Progress {
-        phase: Phase::Transferring,
-        done: 3,
-        total: Some(4),
+        phase: Phase::Checking,
+        done: 3_000,
+        total: Some(4_000),
     });
     leptos::task::tick().await;
     let t = text(&host);
-    assert!(t.contains("Preparing the views…"), "{t}");
-    assert!(t.contains("3 rows of 4 rows (75%)"), "{t}");
+    assert!(t.contains("Checking the content hash…"), "{t}");
+    // 3,000 of 4,000 bytes = 75 %.
+    assert!(t.contains("3.0 KB of 4.0 KB (75%)"), "{t}");
     let button: web_sys::HtmlElement = host
         .query_selector("button.load-cancel")
         .unwrap()

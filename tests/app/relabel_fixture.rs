@@ -13,7 +13,7 @@ use runlens_core::bundle::{
 use runlens_core::jev::{Answer, SystemOneRequest, SystemOneResponse};
 use runlens_core::metrics::failures::count_failures;
 use runlens_core::metrics::failures_view::Labelled;
-use runlens_core::overrides::{LabelOverride, OverridesFile};
+use runlens_core::overrides::{LabelOverride, OverridesFile, relabelled};
 use runlens_core::rules::{DecidableRule, RuleKind, RulesConfig};
 use runlens_core::trajectory::OpenedCell;
 use runlens_web::api::{ApiError, SystemOneReply};
@@ -284,7 +284,7 @@ pub fn network_error() -> ApiError {
 fn Counts(corpus: String) -> impl IntoView {
     let state = OverridesState::use_context().unwrap();
     move || {
-        let labels = state.labels_in_force(&corpus);
+        let labels = labels_in_force(state, &corpus);
         let counts = count_failures(labels.iter().map(|l| l.sub_mode.as_deref()));
         counts
             .sub_mode
@@ -336,12 +336,27 @@ pub fn cell_of(b: &Bundle, corpus: &str, model: &str, trace: &str) -> OpenedCell
 pub fn opened(b: &Bundle, corpus: &str, model: &str, trace: &str) -> OpenedCell {
     let mut o = cell_of(b, corpus, model, trace);
     if let Some(s) = STATE.with_borrow(|s| *s) {
-        o.label = s
-            .labels_in_force(corpus)
+        o.label = labels_in_force(s, corpus)
             .into_iter()
             .find(|l| l.model == model && l.trace_id == trace);
     }
     o
+}
+
+/// The failure labels of `corpus` in the mounted bundle with the overrides in force
+/// (tracked: they follow the overrides), as the views' answers count them.
+pub fn labels_in_force(state: OverridesState, corpus: &str) -> Vec<FailureLabel> {
+    let news: Vec<FailureLabel> = state.file.with(|f| {
+        f.overrides
+            .iter()
+            .filter(|o| o.corpus == corpus)
+            .map(|o| o.new.clone())
+            .collect()
+    });
+    state.base.with_value(|b| {
+        let own = b.body.corpus(corpus).map_or(&[][..], |c| &c.failure_labels);
+        relabelled(own, &news)
+    })
 }
 
 /// Lets spawned tasks and effects run.

@@ -4,13 +4,13 @@
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::bundle::FailureLabel;
 use crate::metrics::failures::{FailureCounts, count_failures};
 
 /// One count that changed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountChange {
     /// Sub-mode, family or bucket label.
     pub key: String,
@@ -22,7 +22,7 @@ pub struct CountChange {
 
 /// Count differences between two label sets (only keys whose count changed, in the
 /// taxonomy order of [`FailureCounts`]).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct WhatChanged {
     /// Cells whose label differs (changed, added or removed).
     pub labels_changed: usize,
