@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use leptos::prelude::*;
 use runlens_core::bundle::{
-    Bundle, BundleBody, Cell, Corpus, FmLabel, GateRow, Provenance, Question, ResultRow,
-    ResultScore, Usage, Vote,
+    Bundle, BundleBody, Cell, Corpus, FmLabel, GateRow, Provenance, ResultRow, ResultScore, Usage,
+    Vote,
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
 use runlens_web::data::{BundleRequest, Loaded, Phase, Progress};
