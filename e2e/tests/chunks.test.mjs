@@ -36,7 +36,7 @@ test('the build is split: the views and the parser are chunks of their own', () 
   const dist = process.env.RUNLENS_DIST || path.join(ROOT, 'dist');
   const names = readdirSync(dist).map((f) => f.match(/^(split_[a-z_0-9]+)-[0-9a-f]{16}\.wasm$/)?.[1]).filter(Boolean);
   assert.deepEqual(names.sort(), ['split_audit', 'split_failures', 'split_gate', 'split_gold_sql', 'split_import',
-    'split_ov_link', 'split_queries', 'split_ranking', 'split_svg', 'split_trajectory', 'split_v2', 'split_warm_up']);
+    'split_matrix', 'split_ov_link', 'split_queries', 'split_ranking', 'split_svg', 'split_trajectory', 'split_v2', 'split_warm_up']);
 });
 
 test('a view\'s chunk comes when the view first opens, with a loading line meanwhile', async () => {

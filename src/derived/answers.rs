@@ -15,6 +15,7 @@ use runlens_core::metrics::failures_view::FailuresAnswerer;
 use runlens_core::metrics::failures_view::Labelled;
 use runlens_core::metrics::gate_view::{self, GateAnswerer};
 use runlens_core::metrics::gold_tables::TableMatcher;
+use runlens_core::metrics::matrix_view::MatrixAnswerer;
 use runlens_core::metrics::ranking_view::RankingAnswerer;
 use runlens_core::overrides::{relabelled, what_changed};
 use runlens_core::trajectory::{OpenedCell, TrajectoryAnswerer, choices};
@@ -32,6 +33,7 @@ struct Answerers {
     ranking: RankingAnswerer,
     gate: GateAnswerer,
     failures: FailuresAnswerer,
+    matrix: MatrixAnswerer,
     audit: AuditAnswerer,
     trajectory: TrajectoryAnswerer,
 }
@@ -71,6 +73,10 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
                 serde_json::to_vec(&answerers.failures.page(body, query, *start, *end))
             }
             ViewQuery::FailuresCsv(q) => serde_json::to_vec(&answerers.failures.csv(body, q)),
+            ViewQuery::Matrix(q) => serde_json::to_vec(&answerers.matrix.answer(body, q)),
+            ViewQuery::MatrixPage { query, start, end } => {
+                serde_json::to_vec(&answerers.matrix.page(body, query, *start, *end))
+            }
             ViewQuery::Audit(q) => serde_json::to_vec(&answerers.audit.answer(body, q)),
             ViewQuery::Trajectory(q) => serde_json::to_vec(&answerers.trajectory.answer(body, q)),
             ViewQuery::TrajectoryChoices(q) => serde_json::to_vec(&choices(body, q)),

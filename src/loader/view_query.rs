@@ -5,6 +5,7 @@ use runlens_core::audit::AuditQuery;
 use runlens_core::bundle::{FailureLabel, LossRule};
 use runlens_core::metrics::failures_view::FailuresQuery;
 use runlens_core::metrics::gate_view::GateQuery;
+use runlens_core::metrics::matrix_view::MatrixQuery;
 use runlens_core::metrics::ranking_view::RankingQuery;
 use runlens_core::trajectory::{ChoicesQuery, TrajectoryQuery};
 use serde::{Deserialize, Serialize};
@@ -48,6 +49,19 @@ pub enum ViewQuery {
     },
     /// The failures view's whole list as CSV (a JSON string).
     FailuresCsv(FailuresQuery),
+    /// The matrix view's columns and counts
+    /// ([`runlens_core::metrics::matrix_view::MatrixAnswer`]).
+    Matrix(MatrixQuery),
+    /// Rows `[start, end)` of the matrix (a list of
+    /// [`runlens_core::metrics::matrix_view::MatrixRow`]).
+    MatrixPage {
+        /// The view's choices.
+        query: MatrixQuery,
+        /// First row.
+        start: usize,
+        /// One past the last row.
+        end: usize,
+    },
     /// The audit view's queue ([`runlens_core::audit::AuditAnswer`]).
     Audit(AuditQuery),
     /// The trajectory view's open cell and its place in its list
@@ -88,13 +102,15 @@ pub enum ViewQuery {
 impl ViewQuery {
     /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings, labels
     /// and gate rows: [`runlens_core::bundle::v2::read_early_tables`]) answer it; a ranking
-    /// question's list of cells and the audit queue (which reads the cells' outcomes and
-    /// votes), the trajectory view's questions and the leaderboards (cells) need the whole
+    /// question's list of cells, the matrix and the audit queue (which read the cells'
+    /// outcomes and votes), the trajectory view's questions and the leaderboards (cells) need the whole
     /// bundle (a v2 summary carries the leaderboards before it).
     pub fn answered_early(&self) -> bool {
         !matches!(
             self,
             ViewQuery::RankingQuestion { .. }
+                | ViewQuery::Matrix(_)
+                | ViewQuery::MatrixPage { .. }
                 | ViewQuery::Audit(_)
                 | ViewQuery::Trajectory(_)
                 | ViewQuery::TrajectoryChoices(_)

@@ -11,10 +11,16 @@ use runlens_core::bundle::Bundle;
 use crate::chunks::{ChunkError, split_point};
 #[cfg(feature = "split")]
 use crate::chunks::{LocalTask, poll_once};
-use crate::pages::{AuditView, FailuresView, GateView, RankingView, TrajectoryView};
+use crate::pages::{AuditView, FailuresView, GateView, MatrixView, RankingView, TrajectoryView};
 #[cfg_attr(not(feature = "split"), allow(unused_imports))]
 use crate::state::{Tab, UrlState};
 
+split_point! {
+    /// The question × model matrix.
+    matrix: fn matrix_view(bundle: Arc<Bundle>) -> AnyView {
+        view! { <MatrixView bundle=bundle /> }.into_any()
+    }
+}
 split_point! {
     /// The table-ranking view.
     ranking: fn ranking_view(bundle: Arc<Bundle>) -> AnyView {
@@ -83,6 +89,7 @@ pub fn lazy_view(tab: Tab, bundle: Arc<Bundle>) -> AnyView {
     #[cfg(not(feature = "split"))]
     {
         shown(match tab {
+            Tab::Matrix => matrix_view(bundle),
             Tab::Ranking => ranking_view(bundle),
             Tab::Failures => failures_view(bundle),
             Tab::Audit => audit_view(bundle),
@@ -108,6 +115,10 @@ fn split_view(tab: Tab, bundle: Arc<Bundle>) -> AnyView {
     // Neither future runs until polled: the view's only once its chunk is in, when it is
     // ready at its first poll.
     let (mut preload, mut view): (LocalTask<Result<(), SplitLoaderError>>, ViewTask) = match tab {
+        Tab::Matrix => (
+            Box::pin(__wasm_split_preload_matrix_view()),
+            Box::pin(matrix_view(bundle)),
+        ),
         Tab::Ranking => (
             Box::pin(__wasm_split_preload_ranking_view()),
             Box::pin(ranking_view(bundle)),

@@ -3,6 +3,7 @@
 
 use runlens_core::bundle::LossRule;
 use runlens_core::metrics::gold_tables::GoldRule;
+use runlens_core::metrics::matrix_view::MatrixSort;
 
 /// The dashboard's tabs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -10,6 +11,8 @@ pub enum Tab {
     /// Pass rates per model.
     #[default]
     Leaderboard,
+    /// Question × model matrix of outcomes.
+    Matrix,
     /// Table-ranking curves, per-question table and question view.
     Ranking,
     /// Failure taxonomy: sub-mode, family, FM and confidence charts, failure list.
@@ -24,8 +27,9 @@ pub enum Tab {
 
 impl Tab {
     /// Every tab, in display order.
-    pub const ALL: [Tab; 6] = [
+    pub const ALL: [Tab; 7] = [
         Tab::Leaderboard,
+        Tab::Matrix,
         Tab::Ranking,
         Tab::Failures,
         Tab::Audit,
@@ -37,6 +41,7 @@ impl Tab {
     pub fn key(self) -> &'static str {
         match self {
             Tab::Leaderboard => "leaderboard",
+            Tab::Matrix => "matrix",
             Tab::Ranking => "ranking",
             Tab::Failures => "failures",
             Tab::Audit => "audit",
@@ -49,6 +54,7 @@ impl Tab {
     pub fn label(self) -> &'static str {
         match self {
             Tab::Leaderboard => "Leaderboard",
+            Tab::Matrix => "Matrix",
             Tab::Ranking => "Table ranking",
             Tab::Failures => "Failures",
             Tab::Audit => "Audit queue",
@@ -144,6 +150,14 @@ pub struct ViewState {
     pub conf_max: f64,
     /// `ct`: `correct_despite_fail` threshold (histogram line and audit queue).
     pub cdf_threshold: f64,
+    /// `mxfail=1`: the matrix shows only questions some shown model failed.
+    pub matrix_failures: bool,
+    /// `mxsub`: the matrix shows only questions with a label of this sub-mode.
+    pub matrix_sub_mode: Option<String>,
+    /// `mxq`: search text of the matrix (question text or trace id).
+    pub matrix_search: String,
+    /// `mxsort`: the order of the matrix's rows.
+    pub matrix_sort: MatrixSort,
     /// `gmodel`: the gate view's selected model.
     pub gate_model: Option<String>,
     /// `tmodel`: the open trajectory's model key.
@@ -183,6 +197,10 @@ impl Default for ViewState {
             conf_min: 0.0,
             conf_max: 1.0,
             cdf_threshold: DEFAULT_CDF_THRESHOLD,
+            matrix_failures: false,
+            matrix_sub_mode: None,
+            matrix_search: String::new(),
+            matrix_sort: MatrixSort::Corpus,
             gate_model: None,
             cell_model: None,
             trace: None,
@@ -262,6 +280,10 @@ impl ViewState {
                 }
                 "question" => s.question = non_empty(value),
                 "f" => s.filter = non_empty(value),
+                "mxfail" => s.matrix_failures = value == "1",
+                "mxsub" => s.matrix_sub_mode = non_empty(value),
+                "mxq" => s.matrix_search = value.to_owned(),
+                "mxsort" => s.matrix_sort = MatrixSort::from_key(value).unwrap_or_default(),
                 "gmodel" => s.gate_model = non_empty(value),
                 "tmodel" => s.cell_model = non_empty(value),
                 "trace" => s.trace = non_empty(value),
@@ -326,6 +348,16 @@ impl ViewState {
         put(
             "ct",
             (self.cdf_threshold != d.cdf_threshold).then(|| self.cdf_threshold.to_string()),
+        );
+        put("mxfail", self.matrix_failures.then(|| "1".to_owned()));
+        put("mxsub", self.matrix_sub_mode.clone());
+        put(
+            "mxq",
+            (!self.matrix_search.is_empty()).then(|| self.matrix_search.clone()),
+        );
+        put(
+            "mxsort",
+            (self.matrix_sort != d.matrix_sort).then(|| self.matrix_sort.key().to_owned()),
         );
         put("gmodel", self.gate_model.clone());
         put("tmodel", self.cell_model.clone());

@@ -14,6 +14,7 @@ mod gate;
 mod import;
 mod leaderboard;
 mod loading;
+mod matrix;
 mod prefetch;
 mod ranking;
 mod relabel;

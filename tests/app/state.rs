@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 use runlens_core::bundle::LossRule;
 use runlens_core::metrics::gold_tables::GoldRule;
+use runlens_core::metrics::matrix_view::MatrixSort;
 use runlens_web::components::{TabBar, hash_disagrees};
 use runlens_web::state::{Sort, Tab, UrlState, ViewState, decode_query, encode_query};
 use wasm_bindgen::JsCast;
@@ -36,6 +37,10 @@ fn full_state() -> ViewState {
         conf_min: 0.25,
         conf_max: 0.9,
         cdf_threshold: 0.7,
+        matrix_failures: true,
+        matrix_sub_mode: Some("wrong_join".into()),
+        matrix_search: "orders & co".into(),
+        matrix_sort: MatrixSort::Hardest,
         gate_model: Some("gpt-4.1".into()),
         cell_model: Some("openai/gpt-4.1".into()),
         trace: Some("ex-007".into()),
@@ -55,7 +60,8 @@ fn every_field_round_trips_through_the_query() {
         "?bundle=https://example.org/runs/a%20b.json.gz&h=0123456789ab&tab=ranking\
          &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b&k=7&t=0.35&gold=parser\
          &q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&lbsort=turns\
-         &loss=fail&question=ex-007&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&gmodel=gpt-4.1\
+         &loss=fail&question=ex-007&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&mxfail=1&mxsub=wrong_join\
+         &mxq=orders%20%26%20co&mxsort=hardest&gmodel=gpt-4.1\
          &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1&jev=http://127.0.0.1:8080"
     );
     assert_eq!(decode_query(&q), s);
@@ -74,7 +80,7 @@ fn defaults_stay_out_of_links() {
 #[wasm_bindgen_test]
 fn hand_edited_links_fall_back_to_defaults() {
     let s = decode_query(
-        "?tab=nope&k=zero&t=1.5&gold=x&h=not-hex&ngold=-1&%E2%28=1&q=%ZZ+a&loss=maybe",
+        "?tab=nope&k=zero&t=1.5&gold=x&h=not-hex&ngold=-1&%E2%28=1&q=%ZZ+a&loss=maybe&mxsort=x&mxfail=yes",
     );
     let expected = ViewState {
         search: "%ZZ a".into(),

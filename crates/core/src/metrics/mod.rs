@@ -19,6 +19,7 @@ pub mod gate_preview;
 pub mod gate_view;
 pub mod gold_tables;
 pub mod leaderboard;
+pub mod matrix_view;
 pub mod paired;
 pub mod pass_at_budget;
 pub mod question_rows;

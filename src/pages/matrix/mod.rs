@@ -1,0 +1,92 @@
+//! The question × model matrix: one row per question, one column per model, each cell
+//! coloured (and marked with a symbol) by the run's outcome; filters (failures only, a
+//! sub-mode, a search over the question text), a sort by difficulty, the corpus and the
+//! models all live in the URL. A cell opens that trajectory. The counts are the data owner's
+//! answer ([`ViewQuery::Matrix`]); the rows come in pages as they scroll into view
+//! ([`grid::MatrixGrid`], virtualised on both axes).
+
+mod controls;
+pub mod grid;
+mod marks;
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use runlens_core::bundle::Bundle;
+use runlens_core::metrics::matrix_view::{MatrixAnswer, MatrixQuery};
+
+use crate::derived::answers::{ViewQuery, ask_newest};
+use crate::state::{UrlState, relabels_in_force};
+use controls::MatrixControls;
+use grid::MatrixGrid;
+use marks::Legend;
+
+/// The matrix view of a loaded bundle.
+#[component]
+pub fn MatrixView(
+    /// The loaded bundle (whose owner answers).
+    bundle: Arc<Bundle>,
+) -> impl IntoView {
+    let state = UrlState::use_context();
+    let relabels = relabels_in_force();
+    let query = Memo::new(move |_| {
+        let relabels = relabels.get();
+        state.with(|s| MatrixQuery {
+            corpus: s.corpus.clone(),
+            models: s.models.clone(),
+            failures_only: s.matrix_failures,
+            sub_mode: s.matrix_sub_mode.clone(),
+            search: s.matrix_search.clone(),
+            sort: s.matrix_sort,
+            relabels,
+        })
+    });
+    let answer = RwSignal::new(None::<MatrixAnswer>);
+    let answered_for = RwSignal::new(None::<MatrixQuery>);
+    let error = RwSignal::new(None::<String>);
+    ask_newest(
+        bundle.clone(),
+        query,
+        ViewQuery::Matrix,
+        move |q, got: Result<MatrixAnswer, String>| match got {
+            Ok(a) => {
+                answer.set(Some(a));
+                answered_for.set(Some(q));
+                error.set(None);
+            }
+            Err(e) => error.set(Some(e)),
+        },
+    );
+    let pending = move || answered_for.with(|a| a.as_ref() != Some(&query.get()));
+    let shown = move || {
+        answer.get().map(|a| {
+            if a.corpus.is_none() {
+                return view! { <p>"This bundle has no results (results.jsonl)."</p> }.into_any();
+            }
+            let rows = a.rows;
+            let questions = a.questions;
+            view! {
+                <MatrixControls answer=a.clone() />
+                <p class="matrix-count">
+                    <span data-metric="matrix:rows" data-value=rows.to_string()>{rows.to_string()}</span>
+                    {format!(" of {questions} questions × {} models", a.models.len())}
+                </p>
+                <Legend counts=a.counts.clone() />
+                <MatrixGrid bundle=bundle.clone() query=query answer=a />
+            }
+            .into_any()
+        })
+    };
+    view! {
+        <section class="matrix" data-testid="matrix-view" data-pending=move || pending().to_string()>
+            <h2>"Questions × models"</h2>
+            {move || error.get().map(|e| view! {
+                <p class="error" role="alert">{format!("The matrix could not be computed: {e}")}</p>
+            })}
+            {move || (answer.with(Option::is_none) && error.with(Option::is_none)).then(|| view! {
+                <p class="notice" role="status" data-testid="matrix-loading">"Building the matrix…"</p>
+            })}
+            {shown}
+        </section>
+    }
+}
