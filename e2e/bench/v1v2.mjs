@@ -22,7 +22,7 @@ import { benchArgs, drawn } from './common.mjs';
 
 const { runs, serveArgs, targets } = benchArgs(process.argv.slice(2), 5);
 const LONG = 600000;
-const TABS = ['ranking', 'failures', 'audit', 'gate', 'trajectory', 'leaderboard'];
+const TABS = ['matrix', 'ranking', 'failures', 'audit', 'gate', 'trajectory', 'leaderboard'];
 
 /** Children of `root` (transitively), from /proc. */
 function descendants(root) {

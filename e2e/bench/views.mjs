@@ -120,6 +120,9 @@ try {
     const rows = [];
     const row = async (view, m) => { rows.push({ bundle: name, view, ...m }); process.stderr.write(`${name} ${view}: ${JSON.stringify(m)}\n`); };
     await row('ranking', await measure(page, '[data-testid="ranking-view"]', tab('ranking')));
+    await row('matrix', await measure(page, '[data-testid="matrix-view"]', tab('matrix'),
+      '[data-testid="matrix-view"][data-pending="false"] .mx-row[data-trace]'));
+    await row('matrix: scroll to middle', await scrollMiddle(page, '[data-testid="matrix-grid"]'));
     await row('failures', await measure(page, '[data-testid="failures-view"]', tab('failures')));
     await row('failures: scroll list to middle', await scrollMiddle(page, '[data-testid="failure-scroll"]'));
     // Open a failed cell from the middle of the list (state.push of tab, corpus, tmodel, trace, from),

@@ -25,8 +25,8 @@ test('at 390 px the tabs are a menu that fits the screen and the views do not wi
   assert.ok(box.x >= 0 && box.x + box.width <= 390, `the menu spans ${box.x}–${box.x + box.width}`);
   assert.equal(await menu.inputValue(), 'leaderboard');
   const labels = await menu.locator('option').allTextContents();
-  assert.deepEqual(labels, ['Leaderboard', 'Table ranking', 'Failures', 'Audit queue', 'Gate', 'Trajectory']);
-  for (const tab of ['ranking', 'failures', 'audit', 'gate', 'trajectory', 'leaderboard']) {
+  assert.deepEqual(labels, ['Leaderboard', 'Matrix', 'Table ranking', 'Failures', 'Audit queue', 'Gate', 'Trajectory']);
+  for (const tab of ['matrix', 'ranking', 'failures', 'audit', 'gate', 'trajectory', 'leaderboard']) {
     await menu.selectOption(tab);
     await page.waitForSelector(`[data-testid="${tab}-view"]`, { timeout: 60000 });
     if (tab !== 'leaderboard') assert.match(page.url(), new RegExp(`tab=${tab}`));

@@ -218,7 +218,8 @@ async fn cells_carry_outcome_and_trajectory_and_filters_follow_the_state() {
         .query_selector(".mx-row[data-trace='q1'] .mx-q")
         .unwrap()
         .unwrap();
-    assert_eq!(q1.text_content().unwrap(), format!("q1 {HOSTILE}"));
+    assert_eq!(q1.text_content().unwrap(), HOSTILE);
+    assert_eq!(q1.get_attribute("title").unwrap(), format!("q1: {HOSTILE}"));
     assert!(host.query_selector(".mx-q img").unwrap().is_none());
 
     // Failures only (a max-turns run counts as failed), then hardest first.

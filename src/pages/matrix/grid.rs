@@ -233,9 +233,9 @@ pub fn MatrixGrid(
             view! {
                 <div class="mx-row" role="row" aria-rowindex=(i + 2).to_string() data-trace=row.trace_id.clone()
                     style=format!("height:{ROW_HEIGHT}px")>
-                    <div class="mx-q" role="rowheader" aria-colindex="1" title=row.question.clone()
-                        style=format!("flex-basis:{q}px")>
-                        <code>{row.trace_id.clone()}</code>" "{row.question.clone()}
+                    <div class="mx-q" role="rowheader" aria-colindex="1"
+                        title=format!("{}: {}", row.trace_id, row.question) style=format!("flex-basis:{q}px")>
+                        {if row.question.is_empty() { row.trace_id.clone() } else { row.question.clone() }}
                     </div>
                     <div class="mx-gap" role="none" style=format!("flex-basis:{}px", c0 * CELL_WIDTH)></div>
                     {cells}

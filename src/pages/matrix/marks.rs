@@ -11,7 +11,7 @@ pub fn symbol(mark: Mark) -> &'static str {
         Mark::Tie => "=",
         Mark::Fail => "✗",
         Mark::Loss => "✗",
-        Mark::TurnLimited => "⏱",
+        Mark::TurnLimited => "T",
         Mark::Error => "!",
         Mark::Unknown => "?",
         Mark::Missing => "",

@@ -72,6 +72,8 @@ pub fn MatrixView(
                     {format!(" of {questions} questions × {} models", a.models.len())}
                 </p>
                 <Legend counts=a.counts.clone() />
+                <p class="matrix-hint">"A cell opens its trajectory (j / k then walk that question's models). \
+                    With the grid focused, the arrow keys move and Enter opens."</p>
                 <MatrixGrid bundle=bundle.clone() query=query answer=a />
             }
             .into_any()
