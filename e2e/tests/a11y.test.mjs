@@ -12,6 +12,7 @@ const TRACE = 'e0a350e98f047e596b61450060b0f0cd';
 // Each view and what shows it is drawn.
 const VIEWS = {
   leaderboard: ['', '[data-testid="leaderboard-view"] canvas[role="img"]'],
+  matrix: [`&tab=matrix&corpus=${DEV}`, '.mx-row[data-trace]'],
   ranking: ['&tab=ranking', '[data-testid="ranking-view"] [data-metric^="recall@"]'],
   failures: [`&tab=failures&corpus=${DEV}`, '.fail-row[data-trace]'],
   audit: [`&tab=audit&corpus=${DEV}`, '[data-testid="audit-detail"]'],
