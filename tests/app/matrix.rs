@@ -237,12 +237,27 @@ async fn cells_carry_outcome_and_trajectory_and_filters_follow_the_state() {
     });
     settled(&host).await;
     assert_eq!(attr_all(&host, ".mx-row", "data-trace"), ["q1"]);
-    st.push(|s| {
-        s.matrix_sub_mode = None;
-        s.matrix_search = "REVENUE".into();
-    });
+    st.push(|s| s.matrix_sub_mode = None);
+    settled(&host).await;
+    // Typing in the search: the rows follow, and the field stays the same element while
+    // the answers come (the reader keeps typing in it).
+    let search: web_sys::HtmlInputElement = host
+        .query_selector("[data-testid='matrix-search']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    search.set_value("REVENUE");
+    search
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
     settled(&host).await;
     assert_eq!(attr_all(&host, ".mx-row", "data-trace"), ["q1", "q4"]);
+    let still = host
+        .query_selector("[data-testid='matrix-search']")
+        .unwrap()
+        .unwrap();
+    assert!(still.is_same_node(Some(search.as_ref())));
+    assert_eq!(st.with_untracked(|s| s.matrix_search.clone()), "REVENUE");
     assert_eq!(value(&host, "matrix:rows"), "2");
 
     // A click opens that trajectory, walking the question's cells.

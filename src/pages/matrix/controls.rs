@@ -6,44 +6,68 @@ use runlens_core::metrics::matrix_view::{MatrixAnswer, MatrixSort};
 
 use crate::state::UrlState;
 
-/// The controls above the grid; `answer` offers the corpora and sub-modes.
+/// The controls above the grid; the answer offers the corpora and sub-modes. Mounted once
+/// per view: only the options follow the answers.
 #[component]
-pub fn MatrixControls(answer: MatrixAnswer) -> impl IntoView {
+pub fn MatrixControls(answer: RwSignal<Option<MatrixAnswer>>) -> impl IntoView {
     let state = UrlState::use_context();
-    let shown_corpus = answer.corpus.clone().unwrap_or_default();
-    let corpus_select = (answer.corpora.len() > 1).then(|| {
-        let options = answer
-            .corpora
-            .iter()
-            .map(|c| {
-                let selected = *c == shown_corpus;
-                view! { <option value=c.clone() selected=selected>{c.clone()}</option> }
+    let corpora = Memo::new(move |_| {
+        answer.with(|a| {
+            a.as_ref()
+                .map(|a| (a.corpora.clone(), a.corpus.clone().unwrap_or_default()))
+                .unwrap_or_default()
+        })
+    });
+    let corpus_select = move || {
+        let (names, shown) = corpora.get();
+        (names.len() > 1).then(|| {
+            let options = names
+                .into_iter()
+                .map(|c| {
+                    let selected = c == shown;
+                    view! { <option value=c.clone() selected=selected>{c.clone()}</option> }
+                })
+                .collect_view();
+            view! {
+                <label>"Corpus "
+                    <select data-testid="matrix-corpus"
+                        on:change=move |ev| {
+                            let v = event_target_value(&ev);
+                            state.push(|s| {
+                                s.corpus = Some(v);
+                                s.matrix_sub_mode = None;
+                            });
+                        }>
+                        {options}
+                    </select>
+                </label>
+            }
+        })
+    };
+    // The sub-modes offered; one from the link that no shown label has is still offered.
+    let sub_modes = Memo::new(move |_| {
+        let mut offered: Vec<String> =
+            answer.with(|a| a.as_ref().map(|a| a.sub_modes.clone()).unwrap_or_default());
+        if let Some(s) = state.with(|s| s.matrix_sub_mode.clone())
+            && !offered.contains(&s)
+        {
+            offered.push(s);
+        }
+        offered
+    });
+    let sub_options = move || {
+        let chosen = state.with(|s| s.matrix_sub_mode.clone());
+        let any = view! { <option value="" selected=chosen.is_none()>"any"</option> };
+        let rest = sub_modes
+            .get()
+            .into_iter()
+            .map(|s| {
+                let selected = chosen.as_deref() == Some(s.as_str());
+                view! { <option value=s.clone() selected=selected>{s.clone()}</option> }
             })
             .collect_view();
-        view! {
-            <label>"Corpus "
-                <select data-testid="matrix-corpus" prop:value=shown_corpus.clone()
-                    on:change=move |ev| {
-                        let v = event_target_value(&ev);
-                        state.push(|s| {
-                            s.corpus = Some(v);
-                            s.matrix_sub_mode = None;
-                        });
-                    }>
-                    {options}
-                </select>
-            </label>
-        }
-    });
-    let sub_mode = state.with_untracked(|s| s.matrix_sub_mode.clone());
-    let mut sub_modes = answer.sub_modes.clone();
-    // A sub-mode from the link that no shown label has is still shown as chosen.
-    if let Some(s) = &sub_mode
-        && !sub_modes.contains(s)
-    {
-        sub_modes.push(s.clone());
-    }
-    let sub_value = sub_mode.clone().unwrap_or_default();
+        view! { {any} {rest} }
+    };
     view! {
         <div class="matrix-controls">
             {corpus_select}
@@ -57,16 +81,12 @@ pub fn MatrixControls(answer: MatrixAnswer) -> impl IntoView {
                 " failures only"
             </label>
             <label>"Sub-mode "
-                <select data-testid="matrix-sub-mode" prop:value=sub_value.clone()
+                <select data-testid="matrix-sub-mode"
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         state.push(|s| s.matrix_sub_mode = (!v.is_empty()).then_some(v));
                     }>
-                    <option value="" selected=sub_mode.is_none()>"any"</option>
-                    {sub_modes.into_iter().map(|s| {
-                        let selected = s == sub_value;
-                        view! { <option value=s.clone() selected=selected>{s.clone()}</option> }
-                    }).collect_view()}
+                    {sub_options}
                 </select>
             </label>
             <label>"Search "

@@ -58,26 +58,33 @@ pub fn MatrixView(
         },
     );
     let pending = move || answered_for.with(|a| a.as_ref() != Some(&query.get()));
-    let shown = move || {
-        answer.get().map(|a| {
-            if a.corpus.is_none() {
-                return view! { <p>"This bundle has no results (results.jsonl)."</p> }.into_any();
-            }
-            let rows = a.rows;
-            let questions = a.questions;
-            view! {
-                <MatrixControls answer=a.clone() />
-                <p class="matrix-count">
-                    <span data-metric="matrix:rows" data-value=rows.to_string()>{rows.to_string()}</span>
-                    {format!(" of {questions} questions × {} models", a.models.len())}
-                </p>
-                <Legend counts=a.counts.clone() />
-                <p class="matrix-hint">"A cell opens its trajectory (j / k then walk that question's models). \
-                    With the grid focused, the arrow keys move and Enter opens."</p>
-                <MatrixGrid bundle=bundle.clone() query=query answer=a />
-            }
-            .into_any()
-        })
+    // Whether an answer is in and has a corpus: the controls mount once (typing in the
+    // search keeps its focus); the counts, legend and grid follow each answer.
+    let has_corpus = Memo::new(move |_| answer.with(|a| a.as_ref().map(|a| a.corpus.is_some())));
+    let shown = move || match has_corpus.get()? {
+        false => Some(view! { <p>"This bundle has no results (results.jsonl)."</p> }.into_any()),
+        true => {
+            let bundle = bundle.clone();
+            Some(
+                view! {
+                    <MatrixControls answer=answer />
+                    {move || answer.get().map(|a| {
+                        let questions = a.questions;
+                        view! {
+                            <p class="matrix-count">
+                                <span data-metric="matrix:rows" data-value=a.rows.to_string()>{a.rows.to_string()}</span>
+                                {format!(" of {questions} questions × {} models", a.models.len())}
+                            </p>
+                            <Legend counts=a.counts.clone() />
+                        }
+                    })}
+                    <p class="matrix-hint">"A cell opens its trajectory (j / k then walk that question's models). \
+                        With the grid focused, the arrow keys move and Enter opens."</p>
+                    {move || answer.get().map(|a| view! { <MatrixGrid bundle=bundle.clone() query=query answer=a /> })}
+                }
+                .into_any(),
+            )
+        }
     };
     view! {
         <section class="matrix" data-testid="matrix-view" data-pending=move || pending().to_string()>
