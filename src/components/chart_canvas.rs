@@ -11,7 +11,8 @@ use runlens_charts::{AnyLayout, draw_any};
 /// picture; redrawn when the window is resized), with an optional caption under
 /// the plot (so PNG exports carry it); shows an inline message if the canvas cannot be drawn
 /// on. The canvas is an image whose text alternative is the chart's title and numbers
-/// (`AnyChart::text_alternative`) and the caption.
+/// (`AnyChart::text_alternative`) and the caption. Hovering a mark shows its label and value
+/// beside the pointer (`AnyChart::read_out`).
 #[component]
 pub fn ChartCanvas(
     /// The chart to draw; redrawn whenever it changes.
@@ -36,6 +37,10 @@ pub fn ChartCanvas(
 ) -> impl IntoView {
     let canvas = NodeRef::<Canvas>::new();
     let (failure, set_failure) = signal(None::<String>);
+    // The last draw's layout, for the hover read-out.
+    let drawn = StoredValue::new(None::<AnyLayout>);
+    // The read-out under the pointer: its words and where the pointer is (CSS px in the box).
+    let tip = RwSignal::new(None::<(String, i32, i32)>);
     let resized = RwSignal::new(0u32);
     let handle = window_event_listener(leptos::ev::resize, move |_| {
         resized.try_update(|n| *n = n.wrapping_add(1));
@@ -66,6 +71,7 @@ pub fn ChartCanvas(
         match outcome {
             Ok(layout) => {
                 set_failure.set(None);
+                drawn.set_value(Some(layout.clone()));
                 if let Some(cb) = on_layout {
                     cb.run(layout);
                 }
@@ -82,9 +88,39 @@ pub fn ChartCanvas(
             format!("{text} ({caption})")
         }
     };
+    let hover = move |ev: web_sys::MouseEvent| {
+        let Some(el) = canvas.get_untracked() else {
+            return;
+        };
+        let (cx, cy) = (ev.offset_x(), ev.offset_y());
+        let scale = |px: u32, css: i32| f64::from(px) / f64::from(css.max(1));
+        let x = (f64::from(cx) * scale(el.width(), el.client_width())).round() as i32;
+        let y = (f64::from(cy) * scale(el.height(), el.client_height())).round() as i32;
+        let words = drawn.with_value(|l| {
+            l.as_ref()
+                .and_then(|l| chart.with_untracked(|c| c.read_out(l, x, y)))
+        });
+        tip.set(words.map(|w| (w, cx, cy)));
+    };
+    let tip_view = move || {
+        tip.get().map(|(words, x, y)| {
+            // Right of the pointer on the left half of the chart, left of it on the right half.
+            let flip = canvas
+                .get_untracked()
+                .is_some_and(|el| x > el.client_width() / 2);
+            let class = if flip { "chart-tip flip" } else { "chart-tip" };
+            view! {
+                <div class=class data-testid="chart-tip" aria-hidden="true"
+                    style=format!("left:{x}px;top:{y}px")>{words}</div>
+            }
+        })
+    };
     view! {
-        <canvas id=id node_ref=canvas width=width height=height.get_untracked() class="chart"
-            role="img" aria-label=alt></canvas>
+        <div class="chart-box" on:mousemove=hover on:mouseleave=move |_| tip.set(None)>
+            <canvas id=id node_ref=canvas width=width height=height.get_untracked() class="chart"
+                role="img" aria-label=alt></canvas>
+            {tip_view}
+        </div>
         <Show when=move || failure.get().is_some()>
             <p class="chart-error">"The chart could not be drawn: " {move || failure.get()}</p>
         </Show>

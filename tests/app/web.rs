@@ -183,8 +183,9 @@ async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
     use runlens_web::components::tab_bar::tab_after_key;
     assert_eq!(
         tab_after_key(Tab::Leaderboard, "ArrowRight"),
-        Some(Tab::Ranking)
+        Some(Tab::Matrix)
     );
+    assert_eq!(tab_after_key(Tab::Matrix, "ArrowRight"), Some(Tab::Ranking));
     assert_eq!(
         tab_after_key(Tab::Leaderboard, "ArrowLeft"),
         Some(Tab::Trajectory)
@@ -201,7 +202,7 @@ async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
             .get_attribute("tabindex")
     };
     assert_eq!(tabindex("leaderboard").as_deref(), Some("0"));
-    assert_eq!(tabindex("ranking").as_deref(), Some("-1"));
+    assert_eq!(tabindex("matrix").as_deref(), Some("-1"));
     let strip = host.query_selector("[role='tablist']").unwrap().unwrap();
     let init = web_sys::KeyboardEventInit::new();
     init.set_key("ArrowRight");
@@ -214,13 +215,13 @@ async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
         .dispatch_event(&ev)
         .unwrap();
     leptos::task::tick().await;
-    assert_eq!(tabindex("ranking").as_deref(), Some("0"));
+    assert_eq!(tabindex("matrix").as_deref(), Some("0"));
     let doc = web_sys::window().unwrap().document().unwrap();
     assert_eq!(
         doc.active_element()
             .and_then(|e| e.get_attribute("data-tab"))
             .as_deref(),
-        Some("ranking")
+        Some("matrix")
     );
     host.query_selector("[data-testid='skip-link']")
         .unwrap()
@@ -273,4 +274,82 @@ async fn a_chart_is_drawn_for_the_width_of_its_container() {
     assert_eq!(width_in(400).await, 398);
     assert_eq!(width_in(1100).await, 720);
     assert_eq!(width_in(100).await, 240);
+}
+
+/// #17, hover read-outs: the pointer over a bar shows its label and value beside it; off the
+/// bars and after leaving the chart, nothing.
+#[wasm_bindgen_test]
+async fn hovering_a_bar_reads_out_its_value() {
+    use runlens_charts::{HBar, HBarChart, Palette, Theme};
+    use runlens_web::components::{AnyChart, ChartCanvas};
+    let chart = AnyChart::HBars(HBarChart {
+        title: "Sub-modes".into(),
+        x_desc: "failed cells".into(),
+        bars: vec![
+            HBar {
+                label: "wrong_join".into(),
+                value: 3,
+                color: Palette::OTHER,
+            },
+            HBar {
+                label: "tool_loop".into(),
+                value: 7,
+                color: Palette::OTHER,
+            },
+        ],
+        legend: (String::new(), Vec::new()),
+        label_width: 120,
+        theme: Theme::LIGHT,
+    });
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    host.set_attribute("style", "width:722px").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    let layout = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let seen = layout.clone();
+    let on_layout = Callback::new(move |l| *seen.lock().unwrap() = Some(l));
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        view! { <ChartCanvas id="hover-test" chart=chart.clone() on_layout=on_layout /> }
+    }));
+    leptos::task::tick().await;
+    let canvas: web_sys::HtmlElement = host
+        .query_selector("canvas")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let drawn = layout.lock().unwrap().clone();
+    let Some(runlens_charts::AnyLayout::Hits(hits)) = drawn else {
+        panic!("the chart was not drawn");
+    };
+    let rect = canvas.get_bounding_client_rect();
+    let move_to = |x: i32, y: i32| {
+        let init = web_sys::MouseEventInit::new();
+        init.set_bubbles(true);
+        init.set_client_x(rect.left() as i32 + x);
+        init.set_client_y(rect.top() as i32 + y);
+        let ev = web_sys::MouseEvent::new_with_mouse_event_init_dict("mousemove", &init).unwrap();
+        canvas.dispatch_event(&ev).unwrap();
+    };
+    let tip = || {
+        host.query_selector("[data-testid='chart-tip']")
+            .unwrap()
+            .and_then(|e| e.text_content())
+    };
+    // The canvas is drawn at its CSS size here (no stylesheet): pixels are CSS pixels.
+    let (x, y) = hits.find(1, 0).unwrap().centre();
+    move_to(x, y);
+    leptos::task::tick().await;
+    assert_eq!(tip().as_deref(), Some("tool_loop: 7"));
+    move_to(2, 2);
+    leptos::task::tick().await;
+    assert_eq!(tip(), None);
+    move_to(x, y);
+    leptos::task::tick().await;
+    let leave = web_sys::MouseEvent::new("mouseleave").unwrap();
+    host.query_selector(".chart-box")
+        .unwrap()
+        .unwrap()
+        .dispatch_event(&leave)
+        .unwrap();
+    leptos::task::tick().await;
+    assert_eq!(tip(), None);
 }

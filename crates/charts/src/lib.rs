@@ -16,6 +16,7 @@ mod histogram;
 mod hit;
 mod k_star;
 mod probability;
+mod read_out;
 mod stacked;
 mod text;
 mod theme;
