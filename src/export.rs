@@ -105,6 +105,14 @@ pub async fn download_canvas_png(canvas_id: &str, filename: &str) -> Result<(), 
             file: filename.into(),
             id: canvas_id.into(),
         })?;
+    download_canvas_element_png(&canvas, filename).await
+}
+
+/// Saves the pixels of `canvas` (on the page or not) as a PNG named `filename`.
+pub async fn download_canvas_element_png(
+    canvas: &HtmlCanvasElement,
+    filename: &str,
+) -> Result<(), ExportError> {
     // toBlob reports through a callback: wrap it in a Promise (a tainted canvas throws).
     let promise = Promise::new(&mut |resolve: Function, reject: Function| {
         if let Err(e) = canvas.to_blob(&resolve) {

@@ -61,6 +61,9 @@ test('a chart exports as PNG, SVG (its own chunk) and CSV, the SVG with its whol
   };
   const png = await take('Download chart as PNG');
   assert.ok(png.name.endsWith('.png') && png.bytes.subarray(1, 4).toString() === 'PNG', png.name);
+  // Drawn again at 2×: twice the canvas's pixels each way (the IHDR chunk's width, height).
+  const shown = await board.locator('canvas').first().evaluate((c) => [c.width, c.height]);
+  assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [2 * shown[0], 2 * shown[1]]);
   const svg = await take('Download chart as SVG');
   const text = svg.bytes.toString('utf8');
   assert.ok(svg.name.endsWith('.svg') && text.startsWith('<svg'), svg.name);

@@ -127,6 +127,31 @@ pub fn ChartCanvas(
     }
 }
 
+/// `chart` with `caption` drawn on a new canvas laid out for `size` (CSS pixels) at `scale`
+/// canvas pixels per CSS pixel, with its layout (in CSS pixels): the PNG export draws at 2×,
+/// so a shared figure is sharp on a high-density screen and in print.
+pub fn render_scaled(
+    chart: &AnyChart,
+    caption: &str,
+    size: (u32, u32),
+    scale: u32,
+) -> Result<(web_sys::HtmlCanvasElement, AnyLayout), String> {
+    use wasm_bindgen::JsCast;
+    let canvas: web_sys::HtmlCanvasElement = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("canvas").ok())
+        .and_then(|e| e.dyn_into().ok())
+        .ok_or("this browser made no canvas")?;
+    canvas.set_width(size.0 * scale.max(1));
+    canvas.set_height(size.1 * scale.max(1));
+    let backend = MeasuringCanvas::scaled(canvas.clone(), scale)
+        .ok_or("this browser gave no 2D drawing context")?;
+    let root = backend.into_drawing_area();
+    let layout = draw_any(&root, chart, caption).map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())?;
+    Ok((canvas, layout))
+}
+
 /// The width to draw `canvas` at: its container's inner width less the canvas's 1 px
 /// borders, at most `max`, at least 240 px; `max` while the container has no width yet.
 fn fit_width(canvas: &web_sys::HtmlCanvasElement, max: u32) -> u32 {

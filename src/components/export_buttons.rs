@@ -9,8 +9,25 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use runlens_charts::{AnyChart, SvgError};
 
+use super::chart_canvas::render_scaled;
 use crate::chunks::{split_call, split_point};
-use crate::export::{ExportError, download_canvas_png, download_text, safe_filename};
+use crate::export::{
+    ExportError, download_canvas_element_png, download_canvas_png, download_text, safe_filename,
+};
+
+/// Canvas pixels per CSS pixel of an exported PNG.
+pub const PNG_SCALE: u32 = 2;
+
+/// The size, in pixels, `<canvas id=id>` is drawn at on the page.
+fn shown_size(id: &str) -> Option<(u32, u32)> {
+    use wasm_bindgen::JsCast;
+    let canvas: web_sys::HtmlCanvasElement = web_sys::window()?
+        .document()?
+        .get_element_by_id(id)?
+        .dyn_into()
+        .ok()?;
+    Some((canvas.width(), canvas.height()))
+}
 
 split_point! {
     /// `chart` as SVG text with `caption`, `width` × `height` pixels
@@ -30,8 +47,9 @@ pub struct CsvLater(pub Rc<dyn Fn() -> CsvText>);
 pub type CsvText = Pin<Box<dyn Future<Output = Result<String, String>>>>;
 
 /// Export buttons. Each button appears only when its source is given: PNG needs
-/// `canvas_id`, SVG needs `chart`, CSV needs `csv`. A failure is shown as text under the
-/// buttons.
+/// `canvas_id`, SVG needs `chart`, CSV needs `csv`. With `chart`, the PNG is the chart drawn
+/// again at [`PNG_SCALE`]× the size shown (sharp, the caption whole); without, the canvas's
+/// pixels. A failure is shown as text under the buttons.
 #[component]
 pub fn ExportButtons(
     /// File name without extension (made safe by [`safe_filename`]), e.g. `ranking-dev`.
@@ -62,7 +80,18 @@ pub fn ExportButtons(
         let on_click = move |_| {
             let id = id.clone();
             let file = safe_filename(&base_name.get_untracked(), "png");
-            spawn_local(async move { report(download_canvas_png(&id, &file).await) });
+            let sharp = chart.map(|c| (c.get_untracked(), caption.get_untracked()));
+            spawn_local(async move {
+                let drawn = sharp.and_then(|(chart, caption)| {
+                    let size = shown_size(&id)?;
+                    Some(render_scaled(&chart, &caption, size, PNG_SCALE))
+                });
+                report(match drawn {
+                    Some(Ok((canvas, _))) => download_canvas_element_png(&canvas, &file).await,
+                    Some(Err(reason)) => Err(ExportError::Render { file, reason }),
+                    None => download_canvas_png(&id, &file).await,
+                })
+            });
         };
         view! {
             <button type="button" class="export" aria-label="Download chart as PNG" on:click=on_click>

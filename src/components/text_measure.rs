@@ -19,6 +19,8 @@ type CanvasError = <CanvasBackend as DrawingBackend>::ErrorType;
 pub struct MeasuringCanvas {
     inner: CanvasBackend,
     context: CanvasRenderingContext2d,
+    /// Canvas pixels per drawing unit: 1 on screen, 2 for a sharp PNG export.
+    scale: u32,
 }
 
 impl MeasuringCanvas {
@@ -31,7 +33,25 @@ impl MeasuringCanvas {
             .dyn_into::<CanvasRenderingContext2d>()
             .ok()?;
         let inner = CanvasBackend::with_canvas_object(canvas)?;
-        Some(MeasuringCanvas { inner, context })
+        Some(MeasuringCanvas {
+            inner,
+            context,
+            scale: 1,
+        })
+    }
+
+    /// The backend for `canvas` drawing at `scale` canvas pixels per unit: the chart is laid
+    /// out for the canvas's size divided by `scale` and every mark and letter drawn `scale`
+    /// times as sharp (the context is scaled, nothing is resampled).
+    pub fn scaled(canvas: HtmlCanvasElement, scale: u32) -> Option<MeasuringCanvas> {
+        let mut backend = MeasuringCanvas::new(canvas)?;
+        let scale = scale.max(1);
+        backend
+            .context
+            .scale(f64::from(scale), f64::from(scale))
+            .ok()?;
+        backend.scale = scale;
+        Some(backend)
     }
 }
 
@@ -61,7 +81,8 @@ impl DrawingBackend for MeasuringCanvas {
     type ErrorType = CanvasError;
 
     fn get_size(&self) -> (u32, u32) {
-        self.inner.get_size()
+        let (w, h) = self.inner.get_size();
+        (w / self.scale, h / self.scale)
     }
 
     fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {

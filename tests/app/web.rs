@@ -353,3 +353,47 @@ async fn hovering_a_bar_reads_out_its_value() {
     leptos::task::tick().await;
     assert_eq!(tip(), None);
 }
+
+/// #17, PNG export at 2×: the chart is drawn again on a canvas twice the size shown, laid
+/// out as shown (the same layout, in CSS pixels) and every mark at twice the pixels.
+#[wasm_bindgen_test]
+fn a_png_is_the_chart_drawn_at_twice_the_pixels() {
+    use runlens_charts::{AnyLayout, HBar, HBarChart, Palette, Theme};
+    use runlens_web::components::{AnyChart, render_scaled};
+    let chart = AnyChart::HBars(HBarChart {
+        title: "Sub-modes".into(),
+        x_desc: "failed cells".into(),
+        bars: vec![HBar {
+            label: "wrong_join".into(),
+            value: 3,
+            color: Palette::OTHER,
+        }],
+        legend: (String::new(), Vec::new()),
+        label_width: 120,
+        theme: Theme::LIGHT,
+    });
+    let caption = "runlens · bundle 0123456789ab · a caption long enough to wrap onto a second line at this width";
+    let (one, at_one) = render_scaled(&chart, caption, (400, 300), 1).unwrap();
+    let (two, at_two) = render_scaled(&chart, caption, (400, 300), 2).unwrap();
+    assert_eq!((one.width(), one.height()), (400, 300));
+    assert_eq!((two.width(), two.height()), (800, 600));
+    // The same layout: the chart is laid out for the size shown.
+    assert_eq!(at_one, at_two);
+    let AnyLayout::Hits(hits) = at_two else {
+        panic!("hit boxes")
+    };
+    let (x, y) = hits.find(0, 0).unwrap().centre();
+    let pixel = |c: &web_sys::HtmlCanvasElement, x: i32, y: i32| {
+        let ctx: web_sys::CanvasRenderingContext2d =
+            c.get_context("2d").unwrap().unwrap().unchecked_into();
+        let d = ctx
+            .get_image_data(f64::from(x), f64::from(y), 1.0, 1.0)
+            .unwrap()
+            .data();
+        (d[0], d[1], d[2])
+    };
+    let bar = (Palette::OTHER.0, Palette::OTHER.1, Palette::OTHER.2);
+    assert_eq!(pixel(&one, x, y), bar);
+    assert_eq!(pixel(&two, 2 * x, 2 * y), bar);
+    assert_eq!(pixel(&two, 2 * x + 1, 2 * y + 1), bar);
+}
