@@ -104,14 +104,17 @@ pub fn ChartCanvas(
     };
     let tip_view = move || {
         tip.get().map(|(words, x, y)| {
-            // Right of the pointer on the left half of the chart, left of it on the right half.
-            let flip = canvas
-                .get_untracked()
-                .is_some_and(|el| x > el.client_width() / 2);
-            let class = if flip { "chart-tip flip" } else { "chart-tip" };
+            // On the side of the pointer with more room, never wider than that room, so it
+            // stays inside the chart (and the page) on a narrow screen.
+            let width = canvas.get_untracked().map_or(0, |el| el.client_width());
+            let side = if x > width / 2 {
+                format!("right:{}px;max-width:{}px", width - x + 12, (x - 16).max(80))
+            } else {
+                format!("left:{}px;max-width:{}px", x + 12, (width - x - 16).max(80))
+            };
             view! {
-                <div class=class data-testid="chart-tip" aria-hidden="true"
-                    style=format!("left:{x}px;top:{y}px")>{words}</div>
+                <div class="chart-tip" data-testid="chart-tip" aria-hidden="true"
+                    style=format!("{side};top:{y}px")>{words}</div>
             }
         })
     };

@@ -115,6 +115,9 @@ pub fn Overview(
             data-load-worker-wasm-bytes=stats.worker_wasm_bytes
             data-load-summary=waiting.to_string()
         >
+            // One line (#17): name, bundle, hash, corpora and the synthetic badge; it wraps on
+            // a narrow screen.
+            <div class="header-line">
             <h1><a href="./">"runlens"</a></h1>
             <p class="bundle-source">
                 <span class="label">"bundle "</span><code>{source}</code>
@@ -130,14 +133,17 @@ pub fn Overview(
                 (false, false) => Some(view! { <p class="notice">{notice.clone()}</p> }.into_any()),
                 (false, true) => None,
             }}
+            </div>
             <Show when=move || stats.whole_zip>
                 <WholeZipNotice bytes=stats.download_bytes />
             </Show>
             <Show when=move || mismatch>
                 <HashNotice link_hash=link_hash.clone() bundle_hash=short_hash.clone() />
             </Show>
-            <ImportWarnings warnings=warnings />
-            <OverridesBar />
+            <div class="header-tools">
+                <ImportWarnings warnings=warnings />
+                <OverridesBar />
+            </div>
             <div class="view-bar">
                 <TabBar />
                 <CopyLink />
