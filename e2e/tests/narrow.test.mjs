@@ -44,3 +44,17 @@ test('at 390 px the tabs are a menu that fits the screen and the views do not wi
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('at 390 px an open trajectory (its gold and candidate runs side by side when wide) fits the screen', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${server.url}?bundle=bundles/article.json.gz&tab=trajectory&corpus=text2sqlbench-synthetic-dev`
+    + '&tmodel=gpt-4.1&trace=e0a350e98f047e596b61450060b0f0cd');
+  await page.waitForSelector('[data-testid="trajectory-view"][data-pending="false"] .runs', { timeout: 60000 });
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
