@@ -108,7 +108,11 @@ pub fn ChartCanvas(
             // stays inside the chart (and the page) on a narrow screen.
             let width = canvas.get_untracked().map_or(0, |el| el.client_width());
             let side = if x > width / 2 {
-                format!("right:{}px;max-width:{}px", width - x + 12, (x - 16).max(80))
+                format!(
+                    "right:{}px;max-width:{}px",
+                    width - x + 12,
+                    (x - 16).max(80)
+                )
             } else {
                 format!("left:{}px;max-width:{}px", x + 12, (width - x - 16).max(80))
             };

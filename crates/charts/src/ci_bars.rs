@@ -74,8 +74,12 @@ pub fn draw_ci_bars<DB: DrawingBackend>(
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(x0..x1, 0.0..(n.max(1) as f64))?;
     let label_style = ("sans-serif", 13).into_font().color(&theme.text);
+    // About one axis label per 56 px of plot, so a narrow chart's labels do not run together.
+    let plot_width = ctx.plotting_area().dim_in_pixel().0;
+    let x_labels = (plot_width / 56).clamp(2, 10) as usize;
     ctx.configure_mesh()
         .x_desc(chart.x_desc.as_str())
+        .x_labels(x_labels)
         .disable_y_mesh()
         .y_labels(0)
         .label_style(label_style.clone())

@@ -142,3 +142,30 @@ fn no_rows_draws_an_empty_frame() {
     assert!(layout.rows_px.is_empty());
     assert!(svg.contains("pass rate"));
 }
+
+/// #17, a narrow chart: about one x-axis label per 56 px of plot, so the labels do not run
+/// together (a 390 px screen drew "0102030…" with the default ten).
+#[test]
+fn a_narrow_chart_has_fewer_axis_labels() {
+    let c = CiBarChart {
+        x_range: (0.0, 100.0),
+        ..chart(vec![bar("a", 61.5, Some((55.0, 68.0)))])
+    };
+    let numbers = |width: u32| {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
+            draw_ci_bars(&root, &c).unwrap();
+            root.present().unwrap();
+        }
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+            .filter(|t| t.trim().parse::<f64>().is_ok())
+            .count()
+    };
+    // 320 px: 320 − 2 × 14 margin − 160 label width = 132 px of plot → 2 labels' worth.
+    assert!(numbers(320) <= 3, "{}", numbers(320));
+    // 720 px: 532 px of plot → up to 9 labels (0, 20, …, 100 as plotters rounds them).
+    assert!(numbers(720) >= 5, "{}", numbers(720));
+}
