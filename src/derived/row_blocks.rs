@@ -14,10 +14,19 @@ use leptos::task::spawn_local;
 /// A block's rows, or why they could not be had.
 pub type BlockFuture<R> = Pin<Box<dyn Future<Output = Result<Vec<R>, String>>>>;
 
-/// The blocks answered for one question.
-struct Blocks<Q, R> {
+/// The blocks answered for one question (a list mounted again for the same question may
+/// start with them: [`RowBlocks::new`]'s `kept`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Blocks<Q, R> {
     query: Option<Q>,
     rows: HashMap<usize, Rc<Vec<R>>>,
+}
+
+impl<Q: PartialEq, R> Blocks<Q, R> {
+    /// Whether these are the blocks of `query`.
+    pub fn answer(&self, query: &Q) -> bool {
+        self.query.as_ref() == Some(query)
+    }
 }
 
 /// Rows asked for in blocks of a fixed size (see the module's words).
@@ -40,18 +49,23 @@ where
     R: Clone + 'static,
 {
     /// Asks `fetch(query, start, end)` for each block of `size` rows that `window` (rows
-    /// `[start, end)` in view) reaches, whenever the query or the window changes.
+    /// `[start, end)` in view) reaches, whenever the query or the window changes; starts with
+    /// `kept` when they are the blocks of the current question.
     pub fn new(
         query: Memo<Q>,
         window: Memo<(usize, usize)>,
         size: usize,
+        kept: Option<Blocks<Q, R>>,
         fetch: impl Fn(Q, usize, usize) -> BlockFuture<R> + 'static,
     ) -> Self {
         let size = size.max(1);
-        let blocks = RwSignal::new_local(Blocks {
-            query: None,
-            rows: HashMap::new(),
-        });
+        let start = kept
+            .filter(|k| query.with_untracked(|q| k.answer(q)))
+            .unwrap_or(Blocks {
+                query: None,
+                rows: HashMap::new(),
+            });
+        let blocks = RwSignal::new_local(start);
         let asked = StoredValue::new_local((None::<Q>, HashSet::<usize>::new()));
         let fetch = Rc::new(fetch);
         Effect::new(move |_| {
@@ -93,6 +107,11 @@ where
             }
         });
         RowBlocks { blocks, size }
+    }
+
+    /// The blocks answered so far (tracked), to keep for a later mount.
+    pub fn blocks(&self) -> Blocks<Q, R> {
+        self.blocks.get()
     }
 
     /// Row `i` of the current question, if answered (tracked).

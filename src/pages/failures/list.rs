@@ -1,16 +1,14 @@
 //! The failure list under the charts: every row that passes all filters, virtualised (a
 //! fixed-height scroll box renders only the visible rows plus a margin, with spacers for
 //! the rest). The rows are asked for in blocks from the data's owner (the loader worker) as
-//! they scroll into view; a row not yet answered shows as an empty row of the same height.
+//! they scroll into view ([`RowBlocks`]); a row not yet answered shows as an empty row of the same height.
 //! The CSV export is the owner's answer too. A row's button opens its trajectory.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use runlens_charts::truncate_chars;
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::failures_view::{FailuresQuery, ListRow};
@@ -18,6 +16,7 @@ use runlens_core::metrics::failures_view::{FailuresQuery, ListRow};
 use crate::components::export_buttons::CsvLater;
 use crate::components::{ExportButtons, RowWindow, ScrollBox};
 use crate::derived::answers::{ViewQuery, ask};
+use crate::derived::row_blocks::{Blocks, RowBlocks};
 use crate::state::UrlState;
 
 /// Geometry of the list: 34 px rows (fixed, so the window is computed from the scroll
@@ -37,20 +36,8 @@ const QUESTION_CHARS: usize = 110;
 thread_local! {
     /// The rows last shown, with their bundle's content hash: the list mounted again for the
     /// same bundle and question starts with them (see `super::LAST`).
-    static LAST_ROWS: RefCell<Option<(String, Blocks)>> = const { RefCell::new(None) };
-}
-
-/// The blocks of rows answered for one question of the view.
-#[derive(Debug, Clone, Default, PartialEq)]
-struct Blocks {
-    query: Option<FailuresQuery>,
-    rows: HashMap<usize, Rc<Vec<ListRow>>>,
-}
-
-impl Blocks {
-    fn row(&self, i: usize) -> Option<&ListRow> {
-        self.rows.get(&(i / BLOCK))?.get(i % BLOCK)
-    }
+    static LAST_ROWS: RefCell<Option<(String, Blocks<FailuresQuery, ListRow>)>> =
+        const { RefCell::new(None) };
 }
 
 /// The virtualised failure list.
@@ -75,55 +62,27 @@ pub fn FailureList(
     let hash = bundle.content_hash.clone();
     let kept = LAST_ROWS
         .with_borrow(Clone::clone)
-        .filter(|(h, bl)| *h == hash && bl.query.as_ref() == Some(&query.get_untracked()))
-        .map(|(_, bl)| bl)
-        .unwrap_or_default();
-    let blocks = RwSignal::new_local(kept);
-    Effect::new(move |_| blocks.with(|bl| LAST_ROWS.set(Some((hash.clone(), bl.clone())))));
-    let asked = StoredValue::new_local((None::<FailuresQuery>, HashSet::<usize>::new()));
+        .filter(|(h, _)| *h == hash)
+        .map(|(_, bl)| bl);
     let b = bundle.clone();
+    let blocks = RowBlocks::new(query, window, BLOCK, kept, move |q, start, end| {
+        let b = b.clone();
+        Box::pin(async move {
+            ask::<Vec<ListRow>>(
+                &b,
+                ViewQuery::FailuresPage {
+                    query: q,
+                    start,
+                    end,
+                },
+            )
+            .await
+            .map_err(|e| e.to_string())
+        })
+    });
     Effect::new(move |_| {
-        let q = query.get();
-        let (start, end) = window.get();
-        if blocks.with_untracked(|bl| bl.query.as_ref() != Some(&q)) {
-            blocks.set(Blocks {
-                query: Some(q.clone()),
-                rows: HashMap::new(),
-            });
-        }
-        if end <= start {
-            return;
-        }
-        for block in start / BLOCK..=(end - 1) / BLOCK {
-            let fresh = asked.try_update_value(|(asked_q, set)| {
-                if asked_q.as_ref() != Some(&q) {
-                    *asked_q = Some(q.clone());
-                    set.clear();
-                }
-                set.insert(block)
-            });
-            if fresh != Some(true) {
-                continue;
-            }
-            let (b, q) = (b.clone(), q.clone());
-            spawn_local(async move {
-                let page = ViewQuery::FailuresPage {
-                    query: q.clone(),
-                    start: block * BLOCK,
-                    end: (block + 1) * BLOCK,
-                };
-                let Ok(rows) = ask::<Vec<ListRow>>(&b, page).await else {
-                    // Asked again when the window next moves over it.
-                    asked.try_update_value(|(_, set)| set.remove(&block));
-                    return;
-                };
-                blocks.try_update(|bl| {
-                    if bl.query.as_ref() == Some(&q) {
-                        bl.rows.insert(block, Rc::new(rows));
-                    }
-                });
-            });
-        }
+        let kept = blocks.blocks();
+        LAST_ROWS.set(Some((hash.clone(), kept)));
     });
     let csv = {
         let b = bundle.clone();
@@ -163,9 +122,7 @@ pub fn FailureList(
                 {move || {
                     let (start, end) = window.get();
                     let (above, below) = ROWS.spacers(start, end, n());
-                    let rows = blocks.with(|bl| {
-                        (start..end).map(|i| (i, bl.row(i).cloned())).collect::<Vec<_>>()
-                    });
+                    let rows = (start..end).map(|i| (i, blocks.row(i))).collect::<Vec<_>>();
                     view! {
                         <div class="spacer" role="none" style=format!("height:{above}px")></div>
                         {rows.into_iter().map(|(i, row)| match row {

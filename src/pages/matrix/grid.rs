@@ -88,7 +88,7 @@ pub fn MatrixGrid(
     let cols_in_view =
         Memo::new(move |_| column_range(left.get(), width.get(), qwidth.get(), n_cols));
     let b = bundle.clone();
-    let blocks = RowBlocks::new(query, rows_in_view, BLOCK, move |q, start, end| {
+    let blocks = RowBlocks::new(query, rows_in_view, BLOCK, None, move |q, start, end| {
         let b = b.clone();
         Box::pin(async move {
             ask::<Vec<MatrixRow>>(
