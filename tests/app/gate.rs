@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use crate::sample_files::{NATIVE_BOARD, NATIVE_DEV, SAMPLE};
 use leptos::prelude::*;
-use runlens_core::bundle::{Bundle, BundleBody, Corpus, GateRow, Outcome, Provenance};
+use runlens_core::bundle::{Bundle, BundleBody, Corpus, GateRow, ModelInfo, Outcome, Provenance};
 use runlens_core::metrics::gate::gate_group;
 use runlens_web::data::decode_bundle;
 use runlens_web::pages::GateView;
@@ -47,6 +47,11 @@ fn bundle() -> Arc<Bundle> {
     };
     let body = BundleBody {
         corpora: vec![dev, empty],
+        // m-a has a display name; m-b none (its key is shown).
+        models: vec![ModelInfo {
+            key: "m-a".into(),
+            display_name: "Model A".into(),
+        }],
         ..BundleBody::default()
     };
     Arc::new(Bundle::new(Provenance::default(), body))
@@ -202,10 +207,17 @@ async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
         details.starts_with("recovered / regressed where the hint fired1 / 1"),
         "{details}"
     );
+    // Models read by their display names (#17), the key in the tooltip.
+    let button = |m: &str| {
+        h.query_selector(&format!("tr[data-model='{m}'] [data-testid='gate-model']"))
+            .unwrap()
+            .unwrap()
+    };
+    assert_eq!(button("m-a").text_content().unwrap(), "Model A");
+    assert_eq!(button("m-a").get_attribute("title").unwrap(), "m-a");
+    assert_eq!(button("m-b").text_content().unwrap(), "m-b");
     // Clicking m-a sets gmodel and lists exactly its fired cells, in file order.
-    h.query_selector("tr[data-model='m-a'] [data-testid='gate-model']")
-        .unwrap()
-        .unwrap()
+    button("m-a")
         .unchecked_into::<web_sys::HtmlElement>()
         .click();
     wait_for(h, "[data-testid='gate-fired']").await;

@@ -9,6 +9,7 @@ use runlens_core::metrics::gate::GateGroup;
 use wasm_bindgen::JsCast;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, caption};
+use crate::derived::model_names::ModelNames;
 use crate::state::UrlState;
 use crate::theme::chart_theme;
 use crate::yield_now::yield_now;
@@ -29,7 +30,7 @@ pub fn half_range(groups: &[GateGroup]) -> f64 {
 }
 
 /// The chart of `groups`, in percentage points as the table.
-pub fn forest_chart(title: String, groups: &[GateGroup]) -> ForestChart {
+pub fn forest_chart(title: String, groups: &[GateGroup], names: &ModelNames) -> ForestChart {
     let h = 100.0 * half_range(groups);
     ForestChart {
         title,
@@ -43,7 +44,7 @@ pub fn forest_chart(title: String, groups: &[GateGroup]) -> ForestChart {
                 label: if g.model == ALL {
                     "all models".to_owned()
                 } else {
-                    g.model.clone()
+                    names.name(&g.model)
                 },
                 estimate: 100.0 * g.counts.net,
                 ci: g.net_ci.map(|c| (100.0 * c.lo, 100.0 * c.hi)),
@@ -58,7 +59,11 @@ pub fn forest_chart(title: String, groups: &[GateGroup]) -> ForestChart {
 
 /// The forest plot with its export buttons.
 #[component]
-pub fn GateForest(groups: RwSignal<Vec<GateGroup>>, corpus: String) -> impl IntoView {
+pub fn GateForest(
+    groups: RwSignal<Vec<GateGroup>>,
+    corpus: String,
+    names: ModelNames,
+) -> impl IntoView {
     let state = UrlState::use_context();
     let shown = Memo::new(move |_| {
         let models = state.with(|s| s.models.clone());
@@ -70,7 +75,8 @@ pub fn GateForest(groups: RwSignal<Vec<GateGroup>>, corpus: String) -> impl Into
         })
     });
     let title = format!("Gate: net pass-rate change per model ({corpus})");
-    let chart = Signal::derive(move || AnyChart::Forest(forest_chart(title.clone(), &shown.get())));
+    let chart =
+        Signal::derive(move || AnyChart::Forest(forest_chart(title.clone(), &shown.get(), &names)));
     let height = Signal::derive(move || 90 + 26 * shown.with(Vec::len).max(1) as u32);
     let cap = caption(&format!(
         "{corpus} · gate net delta · bootstrap 10,000 resamples, seed 42"

@@ -7,6 +7,7 @@ use runlens_core::metrics::bootstrap::BootstrapCi;
 use runlens_core::metrics::gate::{GateCounts, GateGroup};
 
 use crate::components::{ExportButtons, MetricValue};
+use crate::derived::model_names::ModelNames;
 use crate::state::UrlState;
 use runlens_core::metrics::gate_view::ALL;
 
@@ -162,7 +163,11 @@ pub fn GateHeadline(groups: RwSignal<Vec<GateGroup>>) -> impl IntoView {
 /// headline columns, each row's details (fired-only counts, turns and tokens, the
 /// over-exploring split) folded under it.
 #[component]
-pub fn GateTable(groups: RwSignal<Vec<GateGroup>>, corpus: String) -> impl IntoView {
+pub fn GateTable(
+    groups: RwSignal<Vec<GateGroup>>,
+    corpus: String,
+    names: ModelNames,
+) -> impl IntoView {
     let state = UrlState::use_context();
     let shown = Memo::new(move |_| {
         let models = state.with(|s| s.models.clone());
@@ -187,7 +192,7 @@ pub fn GateTable(groups: RwSignal<Vec<GateGroup>>, corpus: String) -> impl IntoV
             // which intervals are in: each finished bootstrap replaces its own rows only
             // (rebuilding every row per step cost 50+ ms on `large`).
             <For each=move || shown.get() key=row_key let:g>
-                <GroupRows group=g open=open />
+                <GroupRows name=names.name(&g.model) group=g open=open />
             </For>
         </table>
         </div>
@@ -206,7 +211,7 @@ fn row_key(g: &GateGroup) -> (String, bool, bool, bool) {
 }
 
 #[component]
-fn GroupRows(group: GateGroup, open: RwSignal<Vec<String>>) -> impl IntoView {
+fn GroupRows(group: GateGroup, name: String, open: RwSignal<Vec<String>>) -> impl IntoView {
     let state = UrlState::use_context();
     let c = group.counts.clone();
     let m = group.model.clone();
@@ -272,7 +277,7 @@ fn GroupRows(group: GateGroup, open: RwSignal<Vec<String>>) -> impl IntoView {
         <tbody>
         <tr data-model=model.clone() class:selected=selected>
             <td>{if is_all { view! { <span>"all models"</span> }.into_any() } else {
-                view! { <button type="button" class="link" data-testid="gate-model" on:click=pick>{model.clone()}</button> }.into_any()
+                view! { <button type="button" class="link" data-testid="gate-model" title=model.clone() on:click=pick>{name.clone()}</button> }.into_any()
             }}</td>
             <td class="num">{c.cells}</td>
             <td class="num">{metric("fired", c.fired as f64, 0)}{format!(" ({:.1}%)", 100.0 * c.fired_share)}</td>
