@@ -63,6 +63,7 @@ pub fn GateDetails(row: Option<GateRow>) -> impl IntoView {
                     <div><dt>"… which the note named"</dt><dd>{list(&g.note_covered_missed)}</dd></div>
                     <div><dt>"… which the gated run queried"</dt><dd data-testid="missed-now-queried">{list(&g.missed_now_queried)}</dd></div>
                 </dl>
+                <div class="table-scroll">
                 <table class="gate-arms">
                     <thead><tr><th>"arm"</th><th>"outcome"</th><th>"turns"</th><th>"latency (s)"</th><th>"tokens"</th></tr></thead>
                     <tbody>
@@ -72,6 +73,7 @@ pub fn GateDetails(row: Option<GateRow>) -> impl IntoView {
                             <td>{num(g.gated_turns)}</td><td>{num(g.gated_latency)}</td><td>{tokens(&g.gated_usage)}</td></tr>
                     </tbody>
                 </table>
+                </div>
                 <p class="hint">"The harness's gate output (out/schema_retrieval_agent.jsonl) records the gated arm's "
                     "outcome, turns, latency and usage, not its SQL or answer: the trajectory above is the baseline arm's."
                     " " <button class="link" on:click=open_gate>"Open this model in the gate view"</button></p>
