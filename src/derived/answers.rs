@@ -17,7 +17,7 @@ use runlens_core::metrics::gate_view::{self, GateAnswerer};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::matrix_view::MatrixAnswerer;
 use runlens_core::metrics::ranking_view::RankingAnswerer;
-use runlens_core::overrides::{relabelled, what_changed};
+use runlens_core::overrides::what_changed_between;
 use runlens_core::trajectory::{OpenedCell, TrajectoryAnswerer, choices};
 use serde::de::DeserializeOwned;
 
@@ -92,10 +92,7 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
                 after,
             } => {
                 let own = body.corpus(corpus).map_or(&[][..], |c| &c.failure_labels);
-                serde_json::to_vec(&what_changed(
-                    &relabelled(own, before),
-                    &relabelled(own, after),
-                ))
+                serde_json::to_vec(&what_changed_between(own, before, after))
             }
         };
         // Answers are plain data (no maps with non-string keys): writing them cannot fail.

@@ -224,8 +224,10 @@ impl OverridesState {
         // on the bundle's skeleton, not on a copy of the whole bundle.
         let mut skeleton = self.base.with_value(|b| b.body.skeleton());
         apply_overrides(&mut skeleton, &next).map_err(|e| e.to_string())?;
-        let before = self.file.with_untracked(|f| news_of(f, corpus));
-        let after = news_of(&next, corpus);
+        let before: Vec<FailureLabel> = self
+            .file
+            .with_untracked(|f| f.news_in(corpus).cloned().collect());
+        let after: Vec<FailureLabel> = next.news_in(corpus).cloned().collect();
         if !self.shared.get_untracked() {
             save(&next);
         }
@@ -267,15 +269,6 @@ impl OverridesState {
             }
         });
     }
-}
-
-/// The new labels `file` puts in force in `corpus`, in order.
-fn news_of(file: &OverridesFile, corpus: &str) -> Vec<FailureLabel> {
-    file.overrides
-        .iter()
-        .filter(|o| o.corpus == corpus)
-        .map(|o| o.new.clone())
-        .collect()
 }
 
 /// The re-labels in force, as the views' questions carry them (none without an overrides

@@ -346,13 +346,7 @@ pub fn opened(b: &Bundle, corpus: &str, model: &str, trace: &str) -> OpenedCell 
 /// The failure labels of `corpus` in the mounted bundle with the overrides in force
 /// (tracked: they follow the overrides), as the views' answers count them.
 pub fn labels_in_force(state: OverridesState, corpus: &str) -> Vec<FailureLabel> {
-    let news: Vec<FailureLabel> = state.file.with(|f| {
-        f.overrides
-            .iter()
-            .filter(|o| o.corpus == corpus)
-            .map(|o| o.new.clone())
-            .collect()
-    });
+    let news: Vec<FailureLabel> = state.file.with(|f| f.news_in(corpus).cloned().collect());
     state.base.with_value(|b| {
         let own = b.body.corpus(corpus).map_or(&[][..], |c| &c.failure_labels);
         relabelled(own, &news)

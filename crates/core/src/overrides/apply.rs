@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::changes::{WhatChanged, from_counts, sub_mode_counts};
+use super::changes::{WhatChanged, from_counts, sub_mode_counts, what_changed};
 use super::file::{LabelOverride, OVERRIDES_FORMAT, OverridesFile};
 use crate::audit::audit_key;
 use crate::bundle::{BundleBody, FailureLabel};
@@ -206,6 +206,16 @@ pub fn relabelled<'a>(
         }
     }
     out
+}
+
+/// What putting the new labels `after` in force instead of `before` changes in a corpus
+/// whose own labels are `labels` (each set applied as [`relabelled`] applies it).
+pub fn what_changed_between(
+    labels: &[FailureLabel],
+    before: &[FailureLabel],
+    after: &[FailureLabel],
+) -> WhatChanged {
+    what_changed(&relabelled(labels, before), &relabelled(labels, after))
 }
 
 /// What [`apply_overrides`] remembers about a corpus it changes (no copy of all labels).

@@ -93,6 +93,14 @@ impl OverridesFile {
         }
     }
 
+    /// The new labels this file puts in force in `corpus`, in the order applied.
+    pub fn news_in<'a>(&'a self, corpus: &'a str) -> impl Iterator<Item = &'a FailureLabel> {
+        self.overrides
+            .iter()
+            .filter(move |o| o.corpus == corpus)
+            .map(|o| &o.new)
+    }
+
     /// True when the file was made on the bundle with this content hash.
     pub fn matches_bundle(&self, content_hash: &str) -> bool {
         self.bundle_hash == content_hash

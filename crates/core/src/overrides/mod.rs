@@ -8,6 +8,7 @@ mod relabel;
 
 pub use apply::{
     AppliedSummary, ApplyError, Relabel, RelabelledLabels, apply_overrides, relabelled,
+    what_changed_between,
 };
 pub use changes::{CountChange, WhatChanged, what_changed};
 pub use file::{LabelOverride, OVERRIDES_FORMAT, OverridesFile, request_hash};

@@ -272,6 +272,28 @@ fn file_errors_name_line_and_field() {
 }
 
 #[test]
+fn what_changed_between_two_sets_of_new_labels() {
+    let own = vec![
+        label("m", "q", Some("wrong_join")),
+        label("m", "q2", Some("tool_loop")),
+    ];
+    let fixed = label("m", "q", Some("correct_but_judged_fail"));
+    // Nothing in force, then one re-label: the doc example's change.
+    assert_eq!(
+        what_changed_between(&own, &[], std::slice::from_ref(&fixed)).summary_line(),
+        "1 label changed; sub-mode: wrong_join 1→0, correct_but_judged_fail 0→1; \
+         family: query_construction 1→0, grading 0→1; \
+         FM bucket: FM4 wrong impl 1→0, not a model failure 0→1"
+    );
+    // The same re-label in force before and after: nothing changed.
+    let same = std::slice::from_ref(&fixed);
+    assert_eq!(
+        what_changed_between(&own, same, same),
+        WhatChanged::default()
+    );
+}
+
+#[test]
 fn what_changed_doc_example_and_net_effect_of_two_overrides() {
     let before = vec![label("m", "q", Some("wrong_join"))];
     let after = vec![label("m", "q", Some("correct_but_judged_fail"))];
