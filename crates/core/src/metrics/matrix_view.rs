@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bundle::{BundleBody, Cell, Corpus, Outcome};
+use crate::bundle::{BundleBody, Cell, Outcome};
 use crate::metrics::cell_facts::is_turn_limited;
 use crate::metrics::failures_view::Labelled;
 pub use crate::overrides::Relabel;
@@ -344,11 +344,11 @@ fn build(b: Labelled<'_>, q: &MatrixQuery) -> Built {
     }
     let search = q.search.trim().to_lowercase();
     let mut rows: Vec<MatrixRow> = Vec::new();
-    let texts = question_texts(corpus);
+    let questions = corpus.question_index();
     for r in &corpus.results {
-        let question = texts
+        let question = questions
             .get(r.trace_id.as_str())
-            .copied()
+            .map(|&i| corpus.questions[i].nl_question.as_str())
             .or(r.nl_question.as_deref())
             .unwrap_or_default();
         if !search.is_empty()
@@ -412,15 +412,6 @@ fn build(b: Labelled<'_>, q: &MatrixQuery) -> Built {
         counts,
     };
     Built { answer, rows }
-}
-
-/// Each annotated question's text by trace id.
-fn question_texts(corpus: &Corpus) -> HashMap<&str, &str> {
-    corpus
-        .questions
-        .iter()
-        .map(|q| (q.trace_id.as_str(), q.nl_question.as_str()))
-        .collect()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use indexmap::IndexMap;
 
 use super::*;
-use crate::bundle::{FailureLabel, ModelInfo, Question, ResultRow, ResultScore};
+use crate::bundle::{Corpus, FailureLabel, ModelInfo, Question, ResultRow, ResultScore};
 
 fn cell(outcome: Option<&str>, error: Option<&str>) -> Option<Cell> {
     Some(Cell {
