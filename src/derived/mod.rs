@@ -7,5 +7,4 @@ pub mod answers;
 pub mod board_cache;
 pub mod bundle_matcher;
 pub mod compiled_rules;
-pub mod model_names;
 pub mod row_blocks;

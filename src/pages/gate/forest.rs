@@ -1,15 +1,17 @@
 //! The forest plot of per-model net pass-rate deltas with their 95% intervals (pooled row
 //! last, as a diamond); clicking a row chooses the model (`gmodel`).
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use runlens_charts::{AnyLayout, ForestChart, ForestLayout, ForestRow, Palette};
+use runlens_core::bundle::{Bundle, BundleBody};
 use runlens_core::csv::to_csv;
 use runlens_core::metrics::gate::GateGroup;
 use wasm_bindgen::JsCast;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, caption};
-use crate::derived::model_names::ModelNames;
 use crate::state::UrlState;
 use crate::theme::chart_theme;
 use crate::yield_now::yield_now;
@@ -30,7 +32,7 @@ pub fn half_range(groups: &[GateGroup]) -> f64 {
 }
 
 /// The chart of `groups`, in percentage points as the table.
-pub fn forest_chart(title: String, groups: &[GateGroup], names: &ModelNames) -> ForestChart {
+pub fn forest_chart(title: String, groups: &[GateGroup], body: &BundleBody) -> ForestChart {
     let h = 100.0 * half_range(groups);
     ForestChart {
         title,
@@ -44,7 +46,7 @@ pub fn forest_chart(title: String, groups: &[GateGroup], names: &ModelNames) -> 
                 label: if g.model == ALL {
                     "all models".to_owned()
                 } else {
-                    names.name(&g.model)
+                    body.display_name(&g.model).to_owned()
                 },
                 estimate: 100.0 * g.counts.net,
                 ci: g.net_ci.map(|c| (100.0 * c.lo, 100.0 * c.hi)),
@@ -62,7 +64,7 @@ pub fn forest_chart(title: String, groups: &[GateGroup], names: &ModelNames) -> 
 pub fn GateForest(
     groups: RwSignal<Vec<GateGroup>>,
     corpus: String,
-    names: ModelNames,
+    bundle: Arc<Bundle>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let shown = Memo::new(move |_| {
@@ -75,8 +77,9 @@ pub fn GateForest(
         })
     });
     let title = format!("Gate: net pass-rate change per model ({corpus})");
-    let chart =
-        Signal::derive(move || AnyChart::Forest(forest_chart(title.clone(), &shown.get(), &names)));
+    let chart = Signal::derive(move || {
+        AnyChart::Forest(forest_chart(title.clone(), &shown.get(), &bundle.body))
+    });
     let height = Signal::derive(move || 90 + 26 * shown.with(Vec::len).max(1) as u32);
     let cap = caption(&format!(
         "{corpus} · gate net delta · bootstrap 10,000 resamples, seed 42"

@@ -16,7 +16,6 @@ use runlens_core::metrics::gate::GateGroup;
 use runlens_core::metrics::gate_view::{GateAnswer, GateQuery};
 
 use crate::derived::answers::{ViewQuery, ask};
-use crate::derived::model_names::ModelNames;
 use crate::state::UrlState;
 use crate::yield_now::mounted_flag;
 use fired::FiredCells;
@@ -124,8 +123,8 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
                     <CorpusPicker corpora=names shown=name.clone() />
                     <GateHeadline groups=groups />
                     <p class="hint">"Strict pass rates (a tie counts 0) over every row, error rows included. Net = gated − baseline pass rate, in percentage points, with a paired bootstrap 95% interval (10,000 resamples, seed 42, as runlens metrics). \"more\" opens a row's details."</p>
-                    <GateTable groups=groups corpus=name.clone() names=ModelNames::of(&bundle) />
-                    <GateForest groups=groups corpus=name.clone() names=ModelNames::of(&bundle) />
+                    <GateTable groups=groups corpus=name.clone() bundle=bundle.clone() />
+                    <GateForest groups=groups corpus=name.clone() bundle=bundle.clone() />
                     {move || state.with(|s| s.gate_model.clone()).map(|m| view! {
                         <FiredCells bundle=b.clone() corpus=corpus_name.clone() model=m />
                     })}

@@ -1,13 +1,15 @@
 //! The gate table: one row per model then the pooled row; headline counts carry
 //! `data-metric="gate:<model>:<name>"` with unrounded values. Clicking a model sets `gmodel`.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
+use runlens_core::bundle::Bundle;
 use runlens_core::csv::to_csv;
 use runlens_core::metrics::bootstrap::BootstrapCi;
 use runlens_core::metrics::gate::{GateCounts, GateGroup};
 
 use crate::components::{ExportButtons, MetricValue};
-use crate::derived::model_names::ModelNames;
 use crate::state::UrlState;
 use runlens_core::metrics::gate_view::ALL;
 
@@ -166,7 +168,7 @@ pub fn GateHeadline(groups: RwSignal<Vec<GateGroup>>) -> impl IntoView {
 pub fn GateTable(
     groups: RwSignal<Vec<GateGroup>>,
     corpus: String,
-    names: ModelNames,
+    bundle: Arc<Bundle>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let shown = Memo::new(move |_| {
@@ -192,7 +194,7 @@ pub fn GateTable(
             // which intervals are in: each finished bootstrap replaces its own rows only
             // (rebuilding every row per step cost 50+ ms on `large`).
             <For each=move || shown.get() key=row_key let:g>
-                <GroupRows name=names.name(&g.model) group=g open=open />
+                <GroupRows name=bundle.body.display_name(&g.model).to_owned() group=g open=open />
             </For>
         </table>
         </div>
