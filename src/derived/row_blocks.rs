@@ -65,8 +65,10 @@ where
                 query: None,
                 rows: HashMap::new(),
             });
+        // Blocks kept from an earlier mount are not asked for again.
+        let asked_at_start: HashSet<usize> = start.rows.keys().copied().collect();
+        let asked = StoredValue::new_local((start.query.clone(), asked_at_start));
         let blocks = RwSignal::new_local(start);
-        let asked = StoredValue::new_local((None::<Q>, HashSet::<usize>::new()));
         let fetch = Rc::new(fetch);
         Effect::new(move |_| {
             let q = query.get();

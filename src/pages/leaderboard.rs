@@ -11,9 +11,6 @@ use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
 use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::report_board::{LeaderboardEntry, top_model};
-
-/// The rows of one corpus, by pass descending.
-type Rows = Arc<Vec<LeaderboardEntry>>;
 pub use runlens_core::metrics::report_board::{Standing, TIED_P, standing};
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
@@ -24,6 +21,9 @@ use crate::state::{Sort, UrlState};
 use crate::theme::chart_theme;
 use crate::yield_now::yield_now;
 use leptos::task::spawn_local;
+
+/// The rows of one corpus, by pass descending.
+type Rows = Arc<Vec<LeaderboardEntry>>;
 
 /// Okabe-Ito blue: the bars of the top model and of models statistically tied with it.
 const BAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
