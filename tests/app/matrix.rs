@@ -329,6 +329,49 @@ async fn a_large_matrix_renders_only_what_is_in_view_on_both_axes() {
     );
 }
 
+/// Another question starts at the top left of the grid: scrolled down and right, then a
+/// filter changes: the box is back at 0, 0 and shows the first rows of the new question.
+#[wasm_bindgen_test]
+async fn another_question_starts_at_the_top_left() {
+    let (host, st) = mount(large(), matrix_state());
+    settled(&host).await;
+    let grid = || -> web_sys::HtmlElement {
+        host.query_selector("[data-testid='matrix-grid']")
+            .unwrap()
+            .unwrap()
+            .unchecked_into()
+    };
+    grid().set_scroll_top(28 * 1_000);
+    grid().set_scroll_left(28 * 30);
+    grid()
+        .dispatch_event(&web_sys::Event::new("scroll").unwrap())
+        .unwrap();
+    settled(&host).await;
+    assert_eq!(
+        attr_all(&host, ".mx-row", "data-trace")
+            .first()
+            .map(String::as_str),
+        Some("q992")
+    );
+    st.push(|s| s.matrix_sort = MatrixSort::Easiest);
+    settled(&host).await;
+    assert_eq!((grid().scroll_top(), grid().scroll_left()), (0, 0));
+    // Easiest first: doubled scores 2 × 30 for every question (m0..m59 alternate), so the
+    // corpus order stays; the first rows are in view.
+    assert_eq!(
+        attr_all(&host, ".mx-row", "data-trace")
+            .first()
+            .map(String::as_str),
+        Some("q0")
+    );
+    let first = attr_all(
+        &host,
+        ".mx-row[data-trace='q0'] .mx-cell",
+        "data-trajectory",
+    );
+    assert_eq!(first.first().map(String::as_str), Some("m0/q0"));
+}
+
 #[wasm_bindgen_test]
 fn columns_in_view() {
     // The example of `column_range`'s doc comment.
