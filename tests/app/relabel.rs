@@ -244,6 +244,8 @@ async fn after_apply_the_rebuilt_panel_says_what_changed_where_the_reader_is() {
             .unwrap()
             .is_some()
     );
+    // The line takes the focus once it is in the document (a task after it is made).
+    settle().await;
     let focused = web_sys::window()
         .unwrap()
         .document()

@@ -8,6 +8,7 @@ use runlens_core::overrides::{LabelOverride, WhatChanged, request_hash};
 
 use super::AskOutcome;
 use crate::state::OverridesState;
+use crate::yield_now::yield_now;
 
 /// The override `new` makes, with provenance (time from the browser clock, UTC) and the raw
 /// answers it was derived from.
@@ -90,10 +91,20 @@ pub fn ApplyButton(
                 // The line takes the keyboard focus where the reader is: from the Apply
                 // button that made it, or, rebuilt with the answers the re-label changed,
                 // from nowhere (the line that had it is gone).
+                // The line can be made before it is in the document (it comes with the
+                // worker's answer): it is focused once it is there.
                 line_ref.on_load(|line| {
-                    if focus_is_free() {
-                        focus_without_scrolling(&line);
-                    }
+                    leptos::task::spawn_local(async move {
+                        for _ in 0..10 {
+                            if line.is_connected() {
+                                if focus_is_free() {
+                                    focus_without_scrolling(&line);
+                                }
+                                return;
+                            }
+                            yield_now().await;
+                        }
+                    });
                 });
                 view! {
                     <span class="applied" role="status" tabindex="-1" data-testid="applied" data-applied-key=key.clone()
