@@ -768,3 +768,80 @@ fn the_canonical_json_in_pieces_is_the_canonical_json() {
     let joined: Vec<u8> = CanonicalPieces::new(&empty, 10).flatten().collect();
     assert_eq!(joined, empty.canonical_json());
 }
+
+#[test]
+fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills_back_exactly() {
+    use runlens_core::bundle::LossRule;
+    use runlens_core::bundle::v2::text::inflate;
+    use runlens_core::bundle::v2::{
+        MemoryEntries, cell_text_path, fill_cell, is_cell_text_path, read_bundle_light,
+    };
+    use runlens_core::metrics::board_run::boards;
+    let bundle = dev_bundle();
+    let (manifest_bytes, entries) = write_entries(&bundle).unwrap();
+    let manifest: Manifest = serde_json::from_slice(&manifest_bytes).unwrap();
+    let inflated = |e: &Entry| {
+        if e.path.ends_with(".gz") {
+            inflate(&e.bytes).unwrap()
+        } else {
+            e.bytes.clone()
+        }
+    };
+    // The cells' text chunks are not in the source at all.
+    let mut memory = MemoryEntries::default();
+    memory.0.insert(MANIFEST.to_owned(), manifest_bytes);
+    let mut chunks = Vec::new();
+    for e in &entries {
+        if is_cell_text_path(&e.path) {
+            chunks.push((e.path.clone(), inflated(e)));
+        } else {
+            memory.0.insert(e.path.clone(), inflated(e));
+        }
+    }
+    assert!(!chunks.is_empty());
+    let light = read_bundle_light(&mut memory).unwrap();
+    assert_eq!(light.content_hash, bundle.content_hash);
+    for loss in [LossRule::Excluded, LossRule::AsFail] {
+        assert_eq!(boards(&light.body, loss), boards(&bundle.body, loss));
+    }
+    let dir = &manifest.corpora[0].dir;
+    let (mut filled, mut with_sql) = (0, 0);
+    for (full_row, light_row) in bundle.body.corpora[0]
+        .results
+        .iter()
+        .zip(&light.body.corpora[0].results)
+    {
+        assert_eq!(full_row.trace_id, light_row.trace_id);
+        assert_eq!(
+            full_row.candidates.keys().collect::<Vec<_>>(),
+            light_row.candidates.keys().collect::<Vec<_>>()
+        );
+        for (model, full) in &full_row.candidates {
+            let Some(full) = full else {
+                assert_eq!(light_row.candidates[model], None);
+                continue;
+            };
+            let cell = light_row.candidates[model].as_ref().unwrap();
+            assert!(cell.sqls.is_empty() && cell.final_answer.is_none());
+            assert_eq!(cell.n_sqls(), full.sqls.len());
+            assert_eq!(cell.outcome(), full.outcome());
+            let Some(at) = cell.text_at else {
+                assert_eq!(cell, full);
+                continue;
+            };
+            let path = cell_text_path(dir, at.chunk);
+            let chunk = &chunks.iter().find(|(p, _)| *p == path).unwrap().1;
+            assert_eq!(&fill_cell(cell, chunk, &path).unwrap(), full);
+            filled += 1;
+            with_sql += usize::from(!full.sqls.is_empty());
+        }
+    }
+    // Every cell of the dev corpus but the null one has a record, most of them SQL.
+    let cells: usize = bundle.body.corpora[0]
+        .results
+        .iter()
+        .map(|r| r.candidates.values().flatten().count())
+        .sum();
+    assert_eq!(filled, cells);
+    assert!(with_sql > 0);
+}

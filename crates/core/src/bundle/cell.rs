@@ -152,12 +152,39 @@ pub struct Cell {
     /// Unknown fields of the cell, kept verbatim.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub extra: Extra,
+    /// Where the cell's text record is when a reader left it in its chunk
+    /// ([`crate::bundle::v2::read_bundle_light`]): the cell then holds its columns only
+    /// (no SQL, results, answer, votes or per-call usage) until
+    /// [`crate::bundle::v2::fill_cell`] puts the record back. Never written.
+    #[serde(skip)]
+    pub text_at: Option<TextAt>,
+}
+
+/// A v2 cell's text record: its place in the cells table's text chunks, and the one fact of
+/// it the metrics read (the number of SQL statements, a column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TextAt {
+    /// The cell's row in the cells table (for errors).
+    pub row: u64,
+    /// The text chunk (`cells.text/<chunk>.gz`).
+    pub chunk: u64,
+    /// Byte offset of the record in the inflated chunk.
+    pub offset: u64,
+    /// Its length in bytes (0: an empty record).
+    pub len: u64,
+    /// `len(sqls)`.
+    pub n_sqls: usize,
 }
 
 impl Cell {
     /// The cell's outcome (`result_score.outcome`), if it was scored.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.result_score.as_ref().and_then(|r| r.outcome.as_ref())
+    }
+
+    /// `len(sqls)`, also for a cell whose text record is still in its chunk.
+    pub fn n_sqls(&self) -> usize {
+        self.text_at.map_or(self.sqls.len(), |t| t.n_sqls)
     }
 }
 

@@ -28,7 +28,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 pub use canonical::{BodyHasher, CanonicalPieces};
-pub use cell::{Cell, LossRule, Outcome, ResultScore, Usage, Vote};
+pub use cell::{Cell, LossRule, Outcome, ResultScore, TextAt, Usage, Vote};
 pub(crate) use codec::hex as hex_lower;
 pub use codec::{BundleError, hex_digest, raw_body_span};
 pub use corpus::{CellRef, Corpus};

@@ -149,6 +149,7 @@ pub(crate) fn cell(mut o: Obj<'_>, warnings: &mut Vec<Warning>) -> Result<Cell, 
         error,
         usage,
         extra: o.finish(),
+        text_at: None,
     })
 }
 

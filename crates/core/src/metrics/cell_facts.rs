@@ -69,7 +69,7 @@ impl CellFacts {
             cell.outcome(),
             cell.error.as_deref(),
             cell.turns,
-            cell.sqls.len(),
+            cell.n_sqls(),
             cell.usage.as_ref(),
             loss,
         )

@@ -16,6 +16,7 @@
 //! reads back into the same [`Bundle`] as its v1 twin, with the same content hash.
 //! Documented in `docs/bundle-format.md`.
 
+pub mod cell_text;
 pub mod codec;
 pub mod facts;
 mod read;
@@ -29,10 +30,11 @@ pub mod zip_index;
 
 use serde::{Deserialize, Serialize};
 
+pub use cell_text::{cell_text_path, fill_cell, is_cell_text_path};
 pub use read::{
     CopiedEntries, DirEntries, EntrySource, MemoryEntries, check_digest, check_entry, check_size,
     head_bundle, is_early_table_path, parse_manifest, read_bundle, read_bundle_inflated,
-    read_early_tables, read_manifest,
+    read_bundle_light, read_early_tables, read_manifest,
 };
 pub use write::{Entry, write_entries};
 

@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::cell_text::light_cell;
 use super::codec::{DecodeError, LAYOUT, decode_plain};
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
@@ -193,16 +194,16 @@ pub fn head_bundle(manifest: &Manifest) -> Result<Bundle, V2Error> {
     })
 }
 
-/// A decoded table with its text records at hand.
-struct Loaded {
-    path: String,
-    table: Table,
-    columns: Vec<ColumnData>,
+/// A decoded table with its text records at hand (none when it was loaded without them).
+pub(super) struct Loaded {
+    pub(super) path: String,
+    pub(super) table: Table,
+    pub(super) columns: Vec<ColumnData>,
     rows: usize,
     chunks: Vec<Vec<u8>>,
 }
 
-fn u64_at(columns: &[ColumnData], at: usize, row: usize) -> Option<u64> {
+pub(super) fn u64_at(columns: &[ColumnData], at: usize, row: usize) -> Option<u64> {
     match columns.get(at) {
         Some(ColumnData::U64(v)) => v.get(row).copied().flatten(),
         _ => None,
@@ -215,6 +216,17 @@ impl Loaded {
         dir: &str,
         table: Table,
         expected_rows: Option<u64>,
+    ) -> Result<Loaded, V2Error> {
+        Loaded::load_with(files, dir, table, expected_rows, true)
+    }
+
+    /// The table, with its text chunks when `text`.
+    fn load_with(
+        files: &mut Checked<'_>,
+        dir: &str,
+        table: Table,
+        expected_rows: Option<u64>,
+        text: bool,
     ) -> Result<Loaded, V2Error> {
         let path = format!("{dir}/{}.cols.gz", table.name);
         let plain = files.get_inflated(&path).map_err(|e| match e {
@@ -239,7 +251,7 @@ impl Loaded {
         let mut chunks = Vec::new();
         let prefix = format!("{dir}/{}.text/", table.name);
         let mut n = 0;
-        loop {
+        while text {
             let name = format!("{prefix}{n}.gz");
             if !files.listed.contains_key(&name) {
                 break;
@@ -343,12 +355,18 @@ fn json_entry<T: DeserializeOwned>(files: &mut Checked<'_>, path: &str) -> Resul
     })
 }
 
-fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2Error> {
+/// A corpus; its cells with their text records when `cells_text`, else their columns alone
+/// ([`super::cell_text`]).
+fn read_corpus(
+    files: &mut Checked<'_>,
+    info: &CorpusInfo,
+    cells_text: bool,
+) -> Result<Corpus, V2Error> {
     let dir = info.dir.as_str();
     let rows = |name: &str| info.rows.get(name).copied();
     let questions = Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?;
     let results = Loaded::load(files, dir, RESULTS, rows("results"))?;
-    let cells = Loaded::load(files, dir, CELLS, rows("cells"))?;
+    let cells = Loaded::load_with(files, dir, CELLS, rows("cells"), cells_text)?;
     let base = CELLS.columns.len();
     // Typed cells as they are merged (a tree of JSON values per cell would hold several
     // times the text).
@@ -374,8 +392,10 @@ fn read_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2E
         })?;
         let cell: Option<Cell> = if null {
             None
-        } else {
+        } else if cells_text {
             Some(cells.typed_row(i)?)
+        } else {
+            Some(light_cell(&cells, i)?)
         };
         slot.insert(model, cell);
     }
@@ -464,7 +484,17 @@ type ReadCorpus = dyn Fn(&mut Checked<'_>, &CorpusInfo) -> Result<Corpus, V2Erro
 
 fn read(source: &mut dyn EntrySource, inflated: bool) -> Result<Bundle, V2Error> {
     read_with(source, inflated, true, &|files, info| {
-        read_corpus(files, info)
+        read_corpus(files, info, true)
+    })
+}
+
+/// [`read_bundle_inflated`] without the cells' text: each cell holds its columns (everything
+/// the metrics read) and where its text record is ([`Cell::text_at`]);
+/// [`super::fill_cell`] puts a record back. The source needs no `cells.text` chunk. What a
+/// reader keeps in memory then no longer grows with the trajectories' text.
+pub fn read_bundle_light(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
+    read_with(source, true, true, &|files, info| {
+        read_corpus(files, info, false)
     })
 }
 

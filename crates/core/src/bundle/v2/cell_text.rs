@@ -1,0 +1,128 @@
+//! Cells without their text: a reader that keeps only the cells' columns
+//! ([`super::read_bundle_light`]) fetches one text chunk when a trajectory is opened and
+//! puts the cell's record back ([`fill_cell`]). The columns hold everything the metrics read
+//! (outcome, error, turns, `n_sqls`, usage); the record holds the SQL, results, answer,
+//! votes and per-call usage.
+
+use serde_json::{Map, Value};
+
+use super::V2Error;
+use super::read::{Loaded, u64_at};
+use super::schema::CELLS;
+use super::split::{columns_row, merge_record};
+use crate::bundle::{Cell, TextAt};
+
+/// The entry of text chunk `chunk` of the cells of the corpus in `dir` (`corpora/<i>`).
+pub fn cell_text_path(dir: &str, chunk: u64) -> String {
+    format!("{dir}/{}.text/{chunk}.gz", CELLS.name)
+}
+
+/// Whether `path` is a cells text chunk (`corpora/<i>/cells.text/<n>.gz`).
+pub fn is_cell_text_path(path: &str) -> bool {
+    let mut parts = path.split('/');
+    matches!(
+        (parts.next(), parts.next(), parts.next(), parts.next(), parts.next()),
+        (Some("corpora"), Some(_), Some(dir), Some(file), None)
+            if dir == format!("{}.text", CELLS.name) && file.ends_with(".gz")
+    )
+}
+
+/// Row `i` of the cells table as a cell of its columns alone, with where its record is
+/// (none for an empty record: the columns are the whole cell).
+pub(super) fn light_cell(cells: &Loaded, i: usize) -> Result<Cell, V2Error> {
+    let row = columns_row(&cells.table, &cells.columns, i);
+    let mut cell: Cell = serde_json::from_value(Value::Object(row)).map_err(|e| V2Error::Row {
+        path: cells.path.clone(),
+        row: i,
+        message: e.to_string(),
+    })?;
+    let base = cells.columns.len() - 3;
+    let len = u64_at(&cells.columns, base + 2, i).unwrap_or(0);
+    let n_sqls = CELLS
+        .columns
+        .iter()
+        .position(|c| c.name == "n_sqls")
+        .and_then(|at| u64_at(&cells.columns, at, i))
+        .unwrap_or(0);
+    cell.text_at = (len > 0).then(|| TextAt {
+        row: i as u64,
+        chunk: u64_at(&cells.columns, base, i).unwrap_or(0),
+        offset: u64_at(&cells.columns, base + 1, i).unwrap_or(0),
+        len,
+        n_sqls: usize::try_from(n_sqls).unwrap_or(usize::MAX),
+    });
+    Ok(cell)
+}
+
+/// `cell` (of [`super::read_bundle_light`]) whole again: its text record, read from `chunk`
+/// (the inflated entry `path`, [`cell_text_path`] of the cell's `text_at.chunk`), merged
+/// with its columns. A cell that has no record left out is returned as it is. An index past
+/// the chunk, or a record that is not the cell's JSON, is an error naming the chunk and the
+/// cells table's row.
+pub fn fill_cell(cell: &Cell, chunk: &[u8], path: &str) -> Result<Cell, V2Error> {
+    let Some(at) = cell.text_at else {
+        return Ok(cell.clone());
+    };
+    let err = |message: String| V2Error::Row {
+        path: path.to_owned(),
+        row: usize::try_from(at.row).unwrap_or(usize::MAX),
+        message,
+    };
+    let bytes = usize::try_from(at.offset)
+        .ok()
+        .zip(usize::try_from(at.len).ok())
+        .and_then(|(offset, len)| chunk.get(offset..offset.checked_add(len)?))
+        .ok_or_else(|| {
+            err(format!(
+                "text record {}..{} is past the end of the chunk ({} bytes)",
+                at.offset,
+                at.offset.saturating_add(at.len),
+                chunk.len()
+            ))
+        })?;
+    let record: Map<String, Value> =
+        serde_json::from_slice(bytes).map_err(|e| err(format!("text record: {e}")))?;
+    let mut row = match serde_json::to_value(cell) {
+        Ok(Value::Object(row)) => row,
+        _ => Map::new(),
+    };
+    merge_record(&mut row, record);
+    serde_json::from_value(Value::Object(row)).map_err(|e| err(format!("text record: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn text_chunk_paths_are_named_and_recognised() {
+        assert_eq!(cell_text_path("corpora/1", 3), "corpora/1/cells.text/3.gz");
+        assert!(is_cell_text_path("corpora/1/cells.text/3.gz"));
+        assert!(!is_cell_text_path("corpora/1/cells.cols.gz"));
+        assert!(!is_cell_text_path("corpora/1/questions.text/0.gz"));
+        assert!(!is_cell_text_path("corpora/1/cells.text/3.gz/x"));
+    }
+
+    #[test]
+    fn a_record_past_its_chunk_names_the_chunk_and_the_row() {
+        let cell = Cell {
+            text_at: Some(TextAt {
+                row: 7,
+                chunk: 0,
+                offset: 4,
+                len: 10,
+                n_sqls: 1,
+            }),
+            ..Cell::default()
+        };
+        let e = fill_cell(&cell, b"{}{}{}", "corpora/0/cells.text/0.gz").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bundle: entry corpora/0/cells.text/0.gz, row 7: text record 4..14 is past the end of the chunk (6 bytes)"
+        );
+        assert_eq!(cell.n_sqls(), 1);
+    }
+}
