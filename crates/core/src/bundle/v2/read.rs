@@ -251,9 +251,9 @@ impl Loaded {
         let mut chunks = Vec::new();
         let prefix = format!("{dir}/{}.text/", table.name);
         let mut n = 0;
-        while text {
+        loop {
             let name = format!("{prefix}{n}.gz");
-            if !files.listed.contains_key(&name) {
+            if !text || !files.listed.contains_key(&name) {
                 break;
             }
             chunks.push(files.get_inflated(&name)?);
