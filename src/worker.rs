@@ -14,8 +14,9 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::chunks::{LocalTask, split_call, split_point};
 use crate::clock::now_ms;
-use crate::derived::answers::answer_query_json;
+use crate::derived::answers::{answer_query_json, opened_by_json};
 use crate::loader::boards;
+use crate::loader::cell_text::{CellTexts, Filled};
 use crate::loader::digest::verify_bundle_fast;
 use crate::loader::pipeline;
 use crate::loader::progress::Early;
@@ -32,6 +33,9 @@ thread_local! {
     /// Questions that came before the bundle was in: id, whether the early tables answer it,
     /// the question's JSON.
     static WAITING: RefCell<Vec<Waiting>> = const { RefCell::new(Vec::new()) };
+    /// The cells' text chunks of a v2 bundle read without them (`None`: the bundle holds its
+    /// text): an opened cell's chunk is fetched from here.
+    static TEXTS: RefCell<Option<Rc<CellTexts>>> = const { RefCell::new(None) };
 }
 
 /// Entry point of the worker (`start_loader_worker` in src/main.rs): installs the message
@@ -115,7 +119,11 @@ fn answer_waiting() {
 
 /// Answers a view's question about the bundle this worker holds.
 async fn answer(bundle: Rc<Bundle>, id: u32, query: Vec<u8>) {
-    let answer = split_call!(answer_query_json(&bundle, &query))
+    let filled = match fill_opened(&bundle, &query).await {
+        Ok(filled) => filled,
+        Err(e) => return post(&FromWorker::Answer { id, error: Some(e) }, None),
+    };
+    let answer = split_call!(answer_query_json(&bundle, &query, filled.as_ref()))
         .map_err(|e| e.to_string())
         .and_then(|a| a);
     match answer {
@@ -124,7 +132,21 @@ async fn answer(bundle: Rc<Bundle>, id: u32, query: Vec<u8>) {
     }
 }
 
+/// The cell `query` opens (a trajectory, a cell asked for in full) whole, when the bundle
+/// was read without the cells' text: its chunk is fetched (or kept) and its record put back.
+async fn fill_opened(bundle: &Bundle, query: &[u8]) -> Result<Option<Filled>, String> {
+    let Some(texts) = TEXTS.with_borrow(Clone::clone) else {
+        return Ok(None);
+    };
+    let opened = split_call!(opened_by_json(bundle, query)).map_err(|e| e.to_string())?;
+    let Some((corpus, cell)) = opened else {
+        return Ok(None);
+    };
+    texts.fill(corpus, &cell).await.map_err(|e| e.to_string())
+}
+
 async fn run(request: BundleRequest) {
+    TEXTS.set(None);
     let progress = |p| post(&FromWorker::Progress(p), None);
     // A summary carries the leaderboard rows already: no `Boards` after it.
     let summary_sent = std::cell::Cell::new(false);
@@ -139,9 +161,11 @@ async fn run(request: BundleRequest) {
         EARLY.set(Some(Rc::new(bundle)));
         answer_waiting();
     };
+    let cell_texts = |texts: CellTexts| TEXTS.set(Some(Rc::new(texts)));
     let early = Early {
         summary: &summary,
         tables: &tables,
+        cell_texts: Some(&cell_texts),
     };
     let loaded = pipeline::load_full(&request, &progress, early, false).await;
     let (bundle, mut stats) = match loaded {
@@ -186,7 +210,10 @@ async fn run(request: BundleRequest) {
     if let Some(parses) = parses {
         crate::loader::parses::install_parses(&bundle.content_hash, parses);
     }
-    if stats.imported {
+    // A v2 bundle read without its cells' text: each entry was checked against the
+    // manifest's SHA-256 as it came (a text chunk is when it is fetched); its content hash is
+    // the manifest's (`runlens validate` rebuilds the body and checks it).
+    if stats.imported || TEXTS.with_borrow(Option::is_some) {
         return;
     }
     let t0 = now_ms();

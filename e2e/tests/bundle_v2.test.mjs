@@ -28,12 +28,15 @@ before(async () => {
   for (const out of ['article.zip', 'article']) {
     execFileSync(BIN, ['convert', V1, path.join(WORK, out)], { stdio: 'ignore' });
   }
-  // Damaged copies: one byte changed in the middle of the zip (inside an entry), the zip
-  // cut short, a directory without one of its tables.
+  // Damaged copies: one byte changed inside a table read at load, one inside a cells text
+  // chunk (read when a trajectory in it is opened), the zip cut short, a directory without
+  // one of its tables.
   const zip = readFileSync(path.join(WORK, 'article.zip'));
-  const changed = Buffer.from(zip);
-  changed[Math.floor(zip.length / 2)] ^= 0xff;
-  writeFileSync(path.join(WORK, 'changed.zip'), changed);
+  for (const [file, entry] of [['changed.zip', 'corpora/0/fm_labels.cols.gz'], ['changed-text.zip', 'corpora/0/cells.text/0.gz']]) {
+    const changed = Buffer.from(zip);
+    changed[entryData(zip, entry) + 10] ^= 0xff;
+    writeFileSync(path.join(WORK, file), changed);
+  }
   writeFileSync(path.join(WORK, 'cut.zip'), zip.subarray(0, zip.length - 100));
   cpSync(path.join(WORK, 'article'), path.join(WORK, 'missing'), { recursive: true });
   rmSync(path.join(WORK, 'missing', 'corpora', '0', 'fm_labels.cols.gz'));
@@ -45,6 +48,24 @@ after(async () => {
   await server?.stop();
   await Promise.all(proxies.map((p) => new Promise((r) => p.close(r))));
 });
+
+/** Where the local header of `entry` starts in a zip (-1: none): the first occurrence of its
+ * name that follows a local header's signature and 26 bytes (the manifest names it too). */
+function localHeader(zip, entry) {
+  const name = Buffer.from(entry);
+  for (let at = zip.indexOf(name); at >= 0; at = zip.indexOf(name, at + 1)) {
+    if (at >= 30 && zip.readUInt32LE(at - 30) === 0x04034b50 && zip.readUInt16LE(at - 4) === name.length) return at - 30;
+  }
+  return -1;
+}
+
+/** Where the data of `entry` starts in a zip: its local header is 30 bytes, the name, the
+ * extra field. */
+function entryData(zip, entry) {
+  const header = localHeader(zip, entry);
+  assert.ok(header >= 0, entry);
+  return header + 30 + zip.readUInt16LE(header + 26) + zip.readUInt16LE(header + 28);
+}
 
 /** A proxy in front of `runlens serve` whose handling of `Range` is `mode`: 'ignore' (the
  * header is dropped, so the answer is the whole file with 200) or 'refuse' (416). */
@@ -140,9 +161,12 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
   assert.deepEqual(await shown(dir.page), expected);
   assert.deepEqual(await dir.page.evaluate(() => window.__summaryShown), expected);
   const manifest = JSON.parse(readFileSync(path.join(WORK, 'article', 'manifest.json'), 'utf8'));
-  // The manifest, then each entry it lists, once.
-  assert.equal(dir.requests.length, 1 + manifest.entries.length);
-  assert.deepEqual(new Set(dir.requests), new Set(['manifest.json', ...manifest.entries.map((e) => e.path)]
+  // The manifest, then each entry it lists once, but the cells' text chunks: those are read
+  // when a trajectory is opened.
+  const atLoad = manifest.entries.map((e) => e.path).filter((p) => !/^corpora\/\d+\/cells\.text\//.test(p));
+  assert.ok(atLoad.length < manifest.entries.length);
+  assert.equal(dir.requests.length, 1 + atLoad.length);
+  assert.deepEqual(new Set(dir.requests), new Set(['manifest.json', ...atLoad]
     .map((p) => `/bundles/article/${p} whole`)));
   assert.deepEqual(dir.problems, []);
   await dir.page.context().close();
@@ -217,6 +241,23 @@ test('a trajectory opens from the zip, its text read through the worker', async 
   assert.equal(await root.locator('li.vote').count(), cell.result_score.votes.length);
   await root.locator('li.vote').first().getByText(cell.result_score.votes[0].reasoning, { exact: false }).waitFor();
   assert.ok(requests.every((r) => /bytes=/.test(r)), requests.join('\n'));
+  // The load's five ranges never held the cells' text; the trajectory's record came in one
+  // more range: the span of one cells text chunk (from its local header).
+  const zip = readFileSync(path.join(WORK, 'article.zip'));
+  const chunkStarts = [];
+  for (let i = 0; i < 2; i++) {
+    for (let n = 0; localHeader(zip, `corpora/${i}/cells.text/${n}.gz`) >= 0; n++) {
+      chunkStarts.push(localHeader(zip, `corpora/${i}/cells.text/${n}.gz`));
+    }
+  }
+  assert.ok(chunkStarts.length >= 2);
+  assert.equal(requests.length, 6, requests.join('\n'));
+  const start = Number(requests[5].match(/bytes=(\d+)-/)[1]);
+  assert.ok(chunkStarts.includes(start), `${requests[5]} is not a cells text chunk's span`);
+  for (const r of requests.slice(2, 5)) {
+    const [, a, b] = r.match(/bytes=(\d+)-(\d+)/);
+    assert.ok(chunkStarts.every((c) => c < Number(a) || c > Number(b)), `${r} holds a cells text chunk`);
+  }
   assert.deepEqual(problems, []);
   await page.context().close();
 });
@@ -274,10 +315,24 @@ test('damage: a changed entry, a missing entry, a cut zip, a host answering 416 
   // reads ranges and checks SHA-256) name the same entry.
   const changed = validateError('changed.zip');
   const entry = changed.match(/bundle: entry (corpora\/\d+\/[a-z_]+\.(?:cols|text\/\d+)\.gz): /)?.[1];
-  assert.ok(entry, changed);
+  assert.equal(entry, 'corpora/0/fm_labels.cols.gz', changed);
   const changedShown = await errorOf('bundles/changed.zip');
   assert.match(changedShown, new RegExp(`bundles/changed\\.zip: bundle: entry ${entry.replaceAll('.', '\\.')}: `
     + "sha256 [0-9a-f]{64} does not match the manifest's [0-9a-f]{64}"));
+
+  // A changed cells text chunk is read only when a trajectory in it is opened: the load
+  // succeeds, and the trajectory shows the error naming that entry.
+  assert.match(validateError('changed-text.zip'), /bundle: entry corpora\/0\/cells\.text\/0\.gz: /);
+  const bundle = JSON.parse(gunzipSync(readFileSync(V1)).toString('utf8'));
+  const first = bundle.body.corpora[0].results[0];
+  const model = Object.keys(first.candidates).find((m) => first.candidates[m]);
+  const text = await open(`bundles/changed-text.zip&tab=trajectory&corpus=${bundle.body.corpora[0].name}`
+    + `&tmodel=${model}&trace=${first.trace_id}`);
+  const alert = text.page.getByTestId('trajectory-view').getByRole('alert');
+  await alert.waitFor({ timeout: 60000 });
+  assert.match(await alert.innerText(), /bundles\/changed-text\.zip: bundle: entry corpora\/0\/cells\.text\/0\.gz: sha256 [0-9a-f]{64} does not match the manifest's [0-9a-f]{64}/);
+  assert.equal(await text.page.locator('.bundle-header[data-load-summary="false"]').count(), 1);
+  await text.page.context().close();
 
   const missing = await errorOf('bundles/missing/');
   assert.match(missing, /bundle: entry corpora\/0\/fm_labels\.cols\.gz is missing/);

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::audit::AuditAnswerer;
-use runlens_core::bundle::Bundle;
+use runlens_core::bundle::{Bundle, BundleBody, Cell};
 use runlens_core::metrics::board_run::boards;
 use runlens_core::metrics::failures_view::FailuresAnswerer;
 use runlens_core::metrics::failures_view::Labelled;
@@ -18,11 +18,12 @@ use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::matrix_view::MatrixAnswerer;
 use runlens_core::metrics::ranking_view::RankingAnswerer;
 use runlens_core::overrides::what_changed_between;
-use runlens_core::trajectory::{OpenedCell, TrajectoryAnswerer, choices};
+use runlens_core::trajectory::{OpenedCell, TrajectoryAnswerer, choices, resolve_corpus};
 use serde::de::DeserializeOwned;
 
 use crate::chunks::{split_call, split_point};
 use crate::loader::ask::ask_holder;
+use crate::loader::cell_text::Filled;
 use crate::loader::request::LoadError;
 pub use crate::loader::view_query::ViewQuery;
 use crate::per_bundle::PerBundle;
@@ -48,6 +49,47 @@ thread_local! {
 /// once the loader installed them). The loader worker and the page both answer with this, in
 /// the `queries` chunk, so the matcher's regex and SQL parser code stays out of the first load.
 pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
+    answer_json_filled(bundle, query, None)
+}
+
+/// The cell `query` opens (a trajectory with a model and trace, or a cell asked for in
+/// full): its corpus's position and the cell as `body` holds it.
+pub fn opened_by<'a>(body: &'a BundleBody, query: &ViewQuery) -> Option<(usize, &'a Cell)> {
+    let (corpus, model, trace) = match query {
+        ViewQuery::Trajectory(q) => {
+            let (model, trace) = (q.model.as_deref()?, q.trace.as_deref()?);
+            let named = q.corpus.as_deref();
+            let corpus = resolve_corpus(body, named, Some(model), Some(trace))?;
+            (corpus, model, trace)
+        }
+        ViewQuery::Cell {
+            corpus,
+            model,
+            trace,
+        } => (corpus.clone(), model.as_str(), trace.as_str()),
+        _ => return None,
+    };
+    let at = body.corpora.iter().position(|c| c.name == corpus)?;
+    let row = body.corpora[at]
+        .results
+        .iter()
+        .find(|r| r.trace_id == trace)?;
+    Some((at, row.candidates.get(model)?.as_ref()?))
+}
+
+/// The opened cell of an answer whole: `filled` when it is the cell the answer holds
+/// without its text.
+fn put_back(opened: Option<&mut OpenedCell>, filled: Option<&Filled>) {
+    if let (Some(opened), Some(filled)) = (opened, filled)
+        && opened.cell.text_at == Some(filled.at)
+    {
+        opened.cell = filled.cell.clone();
+    }
+}
+
+/// [`answer_json`], with the opened cell whole when the bundle holds it without its text
+/// (`filled`: the loader worker fetched its record, see `crate::loader::cell_text`).
+pub fn answer_json_filled(bundle: &Bundle, query: &ViewQuery, filled: Option<&Filled>) -> Vec<u8> {
     let matcher = || super::bundle_matcher::bundle_matcher(bundle);
     let matcher: &dyn Fn() -> Option<TableMatcher> = &matcher;
     let owner = (
@@ -78,14 +120,22 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
                 serde_json::to_vec(&answerers.matrix.page(body, query, *start, *end))
             }
             ViewQuery::Audit(q) => serde_json::to_vec(&answerers.audit.answer(body, q)),
-            ViewQuery::Trajectory(q) => serde_json::to_vec(&answerers.trajectory.answer(body, q)),
+            ViewQuery::Trajectory(q) => {
+                let mut answer = answerers.trajectory.answer(body, q);
+                put_back(answer.opened.as_mut(), filled);
+                serde_json::to_vec(&answer)
+            }
             ViewQuery::TrajectoryChoices(q) => serde_json::to_vec(&choices(body, q)),
             ViewQuery::Boards { loss } => serde_json::to_vec(&boards(body, *loss)),
             ViewQuery::Cell {
                 corpus,
                 model,
                 trace,
-            } => serde_json::to_vec(&OpenedCell::of(Labelled::of(body), corpus, model, trace)),
+            } => {
+                let mut opened = OpenedCell::of(Labelled::of(body), corpus, model, trace);
+                put_back(opened.as_mut(), filled);
+                serde_json::to_vec(&opened)
+            }
             ViewQuery::WhatChanged {
                 corpus,
                 before,
@@ -111,10 +161,23 @@ split_point! {
 split_point! {
     /// The answer to a question as the loader worker receives it (its JSON), read in the
     /// `queries` chunk too: reading the questions is no work for the first load.
-    queries: fn answer_query_json(bundle: &Bundle, query: &[u8]) -> Result<Vec<u8>, String> {
+    queries: fn answer_query_json(
+        bundle: &Bundle,
+        query: &[u8],
+        filled: Option<&Filled>,
+    ) -> Result<Vec<u8>, String> {
         serde_json::from_slice::<ViewQuery>(query)
-            .map(|query| answer_json(bundle, &query))
+            .map(|query| answer_json_filled(bundle, &query, filled))
             .map_err(|e| format!("loader: a malformed question ({e})"))
+    }
+}
+
+split_point! {
+    /// [`opened_by`] of a question as the loader worker receives it (a malformed one opens
+    /// nothing: its answer says what is wrong), the cell copied.
+    queries: fn opened_by_json(bundle: &Bundle, query: &[u8]) -> Option<(usize, Cell)> {
+        let query = serde_json::from_slice::<ViewQuery>(query).ok();
+        query.and_then(|q| opened_by(&bundle.body, &q).map(|(at, cell)| (at, cell.clone())))
     }
 }
 

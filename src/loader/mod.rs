@@ -6,6 +6,7 @@
 
 pub mod ask;
 pub mod boards;
+pub mod cell_text;
 pub mod client;
 pub mod decode;
 pub mod digest;

@@ -70,6 +70,10 @@ pub struct Early<'a> {
     /// The bundle with only its questions, ranking rows, failure and FM labels and gate rows
     /// ([`runlens_core::bundle::v2::read_early_tables`]), read next.
     pub tables: &'a dyn Fn(Bundle),
+    /// Takes the cells' text chunks: given, the bundle is read without the cells' text
+    /// ([`runlens_core::bundle::v2::read_bundle_light`]) and its chunks are handed over to be
+    /// fetched when a cell is opened (the loader worker); `None`: the whole bundle is read.
+    pub cell_texts: Option<&'a dyn Fn(super::cell_text::CellTexts)>,
 }
 
 impl Early<'_> {
@@ -77,5 +81,6 @@ impl Early<'_> {
     pub const NONE: Early<'static> = Early {
         summary: &|_, _| {},
         tables: &|_| {},
+        cell_texts: None,
     };
 }

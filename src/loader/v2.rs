@@ -10,7 +10,6 @@ use futures::StreamExt;
 use js_sys::Uint8Array;
 use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::facts::is_cells_path;
-use runlens_core::bundle::v2::is_early_table_path;
 use runlens_core::bundle::v2::text::inflate;
 use runlens_core::bundle::v2::zip_index::{
     self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
@@ -19,8 +18,10 @@ use runlens_core::bundle::v2::{
     EntryInfo, MANIFEST, Manifest, MemoryEntries, V2Error, check_digest, check_entry, check_size,
     parse_manifest,
 };
+use runlens_core::bundle::v2::{is_cell_text_path, is_early_table_path};
 use wasm_bindgen_futures::JsFuture;
 
+use super::cell_text::{CellTexts, ChunkSource};
 use super::digest;
 use super::progress::{Early, OnProgress, Phase, Progress};
 use super::request::{LoadError, LoadStats};
@@ -80,13 +81,13 @@ pub enum ZipBytes {
 
 /// Requests made, for [`LoadStats`].
 #[derive(Default)]
-struct Count {
+pub(super) struct Count {
     requests: u32,
     bytes: u64,
     whole: bool,
 }
 
-fn invalid(name: &str, message: impl ToString) -> LoadError {
+pub(super) fn invalid(name: &str, message: impl ToString) -> LoadError {
     LoadError::Invalid {
         source_name: name.to_owned(),
         message: message.to_string(),
@@ -105,7 +106,7 @@ fn cut(name: &str, all: &[u8], start: u64, end: u64) -> Result<Vec<u8>, LoadErro
 
 impl ZipBytes {
     /// Bytes `start..end`; `progress(done)` in bytes of this read.
-    async fn read(
+    pub(super) async fn read(
         &self,
         name: &str,
         start: u64,
@@ -248,6 +249,12 @@ pub async fn load_zip(
     // The cells columns first (the summary needs nothing else), then the questions,
     // rankings, labels and gate rows (the ranking, failures and gate views need nothing
     // else), then everything else.
+    // A reader that takes the cells' text chunks (the worker) fetches none of them now.
+    let light = early.cell_texts.is_some();
+    let wanted: Vec<&ZipEntryAt> = wanted
+        .into_iter()
+        .filter(|e| !(light && is_cell_text_path(&e.name)))
+        .collect();
     let all = wanted.clone();
     let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
         wanted.into_iter().partition(|e| is_cells_path(&e.name));
@@ -265,8 +272,21 @@ pub async fn load_zip(
     let download_ms = now_ms() - t0;
     let whole = count.whole;
     let read = (memory, inflated);
-    let mut stats = decode(name, &manifest, read, count, download_ms, progress).await?;
+    let mut stats = decode(name, &manifest, read, count, download_ms, progress, light).await?;
     stats.1.whole_zip = whole;
+    if let Some(take) = early.cell_texts {
+        let at = found
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| is_cell_text_path(&e.name))
+            .map(|(i, e)| (e.name.clone(), (e.clone(), spans[i])))
+            .collect();
+        take(CellTexts::new(
+            name,
+            &manifest,
+            ChunkSource::Zip { bytes, at },
+        ));
+    }
     Ok(stats)
 }
 
@@ -341,7 +361,7 @@ pub enum DirEntries {
 const PARALLEL: usize = 6;
 
 impl DirEntries {
-    async fn entry(&self, path: &str) -> Result<Vec<u8>, LoadError> {
+    pub(super) async fn entry(&self, path: &str) -> Result<Vec<u8>, LoadError> {
         match self {
             DirEntries::Http(base) => Ok(api::fetch_bytes(&format!("{base}{path}")).await?),
             DirEntries::Files(files) => {
@@ -379,10 +399,13 @@ pub async fn load_dir(
     // The cells columns first (the summary needs nothing else), then the questions,
     // rankings, labels and gate rows (the ranking, failures and gate views), then everything
     // else.
+    // A reader that takes the cells' text chunks (the worker) fetches none of them now.
+    let light = early.cell_texts.is_some();
     let (cells, rest): (Vec<&str>, Vec<&str>) = manifest
         .entries
         .iter()
         .map(|e| e.path.as_str())
+        .filter(|p| !(light && is_cell_text_path(p)))
         .partition(|p| is_cells_path(p));
     let (ranking, rest): (Vec<&str>, Vec<&str>) =
         rest.into_iter().partition(|p| is_early_table_path(p));
@@ -418,7 +441,11 @@ pub async fn load_dir(
         }
     }
     let read = (memory, inflated);
-    decode(name, &manifest, read, count, now_ms() - t0, progress).await
+    let loaded = decode(name, &manifest, read, count, now_ms() - t0, progress, light).await?;
+    if let Some(take) = early.cell_texts {
+        take(CellTexts::new(name, &manifest, ChunkSource::Dir(dir)));
+    }
+    Ok(loaded)
 }
 
 /// Hands the summary (leaderboards from the cells columns) to `summary` before the rows are
@@ -490,7 +517,10 @@ pub async fn check_and_inflate(
     Ok(())
 }
 
-async fn check_and_inflate_one(info: &EntryInfo, bytes: &[u8]) -> Result<Vec<u8>, V2Error> {
+pub(super) async fn check_and_inflate_one(
+    info: &EntryInfo,
+    bytes: &[u8],
+) -> Result<Vec<u8>, V2Error> {
     check_size(info, bytes.len() as u64)?;
     match digest::sha256_hex(bytes).await {
         Some(hex) => check_digest(info, &hex)?,
@@ -514,6 +544,7 @@ async fn decode(
     count: Count,
     download_ms: f64,
     progress: OnProgress<'_>,
+    light: bool,
 ) -> Result<(Bundle, LoadStats), LoadError> {
     progress(Progress {
         phase: Phase::Inflating,
@@ -530,9 +561,13 @@ async fn decode(
         done: memory.0.values().map(|b| b.len() as u64).sum(),
         total: None,
     });
-    let bundle = split_call!(v2_read(memory))
-        .map_err(|e| invalid(name, e))?
-        .map_err(|e| invalid(name, e))?;
+    let bundle = if light {
+        split_call!(v2_read_light(memory))
+    } else {
+        split_call!(v2_read(memory))
+    }
+    .map_err(|e| invalid(name, e))?
+    .map_err(|e| invalid(name, e))?;
     let stats = LoadStats {
         download_bytes: count.bytes as usize,
         download_ms,
@@ -560,6 +595,14 @@ split_point! {
     v2: fn v2_read(entries: MemoryEntries) -> Result<Bundle, V2Error> {
         let mut entries = entries;
         runlens_core::bundle::v2::read_bundle_inflated(&mut entries)
+    }
+}
+split_point! {
+    /// A `runlens.bundle/2` without its cells' text (`read_bundle_light`), from entries
+    /// checked and inflated already.
+    v2: fn v2_read_light(entries: MemoryEntries) -> Result<Bundle, V2Error> {
+        let mut entries = entries;
+        runlens_core::bundle::v2::read_bundle_light(&mut entries)
     }
 }
 split_point! {

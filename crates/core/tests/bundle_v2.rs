@@ -336,7 +336,7 @@ mod zip_index {
             .into_inner();
         // In the zip's order, as the browser reads it: the manifest, the cells columns, the
         // questions, rankings, labels and gate rows with their text, the other columns, the
-        // other text.
+        // other text, the cells' text.
         let mut all = vec![(MANIFEST.to_owned(), manifest)];
         all.extend(
             zip_order(&list)
@@ -370,6 +370,17 @@ mod zip_index {
             all[12..text_from]
                 .iter()
                 .all(|(p, _)| !p.contains(".text/"))
+        );
+        // The cells' text chunks last (read one at a time, when a cell is opened).
+        let cells_from = all
+            .iter()
+            .position(|(p, _)| p.contains("cells.text/"))
+            .unwrap();
+        assert!(cells_from > text_from);
+        assert!(
+            all[cells_from..]
+                .iter()
+                .all(|(p, _)| p.contains("cells.text/"))
         );
         (zip, all)
     }

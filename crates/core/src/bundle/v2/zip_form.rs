@@ -1,7 +1,8 @@
 //! The one-file form: a zip whose entries are stored (not deflated), so a reader can take any
 //! entry with one byte range (HTTP `Range`, `Blob.slice`). The manifest comes first, then
-//! every entry but the text chunks, then the text chunks ([`zip_order`]): what a reader needs
-//! before any text is one contiguous range.
+//! every entry but the text chunks, then the text chunks, the cells' last ([`zip_order`]):
+//! what a reader needs before any text is one contiguous range, and what it needs at load
+//! (everything but the cells' text) is too.
 
 use std::io::{Read, Seek, Write};
 
@@ -9,6 +10,7 @@ use zip::result::ZipError;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
+use super::cell_text::is_cell_text_path;
 use super::facts::is_cells_path;
 use super::read::{EntrySource, is_early_table_path};
 use super::write::Entry;
@@ -47,14 +49,17 @@ pub fn is_text_chunk(path: &str) -> bool {
 /// The order of `entries` in the zip (after the manifest), in the order a browser reads
 /// them, so that each of its stages is one contiguous byte range: the cells columns (the
 /// leaderboard's summary), the questions, rankings, failure labels, FM labels and gate rows
-/// tables with their text (the ranking, failures and gate views), every other entry but the text chunks, then the other text chunks; each group in
-/// the manifest's order.
+/// tables with their text (the ranking, failures and gate views), every other entry but the
+/// text chunks, the other text chunks, then the cells' text chunks (read one at a time, when
+/// a cell is opened); each group in the manifest's order.
 pub fn zip_order(entries: &[Entry]) -> Vec<&Entry> {
     let group = |e: &Entry| {
         if is_cells_path(&e.path) {
             0
         } else if is_early_table_path(&e.path) {
             1
+        } else if is_cell_text_path(&e.path) {
+            4
         } else if is_text_chunk(&e.path) {
             3
         } else {
