@@ -4,7 +4,7 @@
 //! the content hash, and keeps the full bundle to answer the views' questions.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gold_tables::{StatementParses, TableMatcher};
@@ -28,8 +28,9 @@ use crate::yield_now::yield_now;
 thread_local! {
     static FULL: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
     /// A v2 bundle's early tables (questions, ranking rows, labels, gate rows), until the
-    /// whole bundle is in: the ranking, failures and gate views are answered from it.
-    static EARLY: RefCell<Option<Rc<Bundle>>> = const { RefCell::new(None) };
+    /// whole bundle is in: the ranking, failures and gate views are answered from it. Weak:
+    /// the loader moves them into the whole bundle.
+    static EARLY: RefCell<Option<Weak<Bundle>>> = const { RefCell::new(None) };
     /// Questions that came before the bundle was in: id, whether the early tables answer it,
     /// the question's JSON.
     static WAITING: RefCell<Vec<Waiting>> = const { RefCell::new(Vec::new()) };
@@ -100,8 +101,11 @@ type Waiting = (u32, bool, Vec<u8>);
 /// The bundle a question can be answered from now: the whole one, or the rows read ahead of
 /// it when they answer it (`early`: the page's `ViewQuery::answered_early`; `None`: wait).
 fn answerable(early: bool) -> Option<Rc<Bundle>> {
-    FULL.with_borrow(Clone::clone)
-        .or_else(|| early.then(|| EARLY.with_borrow(Clone::clone)).flatten())
+    FULL.with_borrow(Clone::clone).or_else(|| {
+        early
+            .then(|| EARLY.with_borrow(|e| e.as_ref().and_then(Weak::upgrade)))
+            .flatten()
+    })
 }
 
 /// Answers the questions waiting for what came in.
@@ -157,8 +161,8 @@ async fn run(request: BundleRequest) {
         post(&head, Some(&body));
         summary_sent.set(true);
     };
-    let tables = |bundle: Bundle| {
-        EARLY.set(Some(Rc::new(bundle)));
+    let tables = |bundle: Rc<Bundle>| {
+        EARLY.set(Some(Rc::downgrade(&bundle)));
         answer_waiting();
     };
     let cell_texts = |texts: CellTexts| TEXTS.set(Some(Rc::new(texts)));

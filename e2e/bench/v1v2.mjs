@@ -95,10 +95,6 @@ try {
       const leaderboardMs = Date.now() - t0;
       await page.waitForTimeout(1500);
       const afterBoardMb = rendererMb(pid);
-      const wasm = await page.evaluate(() => ({
-        page: Math.round((window.wasmBindings?.wasm_memory_bytes?.() ?? 0) / 1048576),
-        worker: Math.round(Number(document.querySelector('.bundle-header')?.dataset.loadWorkerWasmBytes ?? 0) / 1048576),
-      }));
       const t1 = Date.now();
       await page.click('button[data-tab="ranking"]');
       await page.waitForFunction(drawn, '[data-testid="ranking-view"]', { timeout: LONG, polling: 50 });
@@ -114,6 +110,11 @@ try {
       await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: LONG });
       await page.waitForTimeout(3000);
       const steadyMb = rendererMb(pid);
+      // Read once the whole bundle is in: a v2 summary's header has no worker figure yet.
+      const wasm = await page.evaluate(() => ({
+        page: Math.round((window.wasmBindings?.wasm_memory_bytes?.() ?? 0) / 1048576),
+        worker: Math.round(Number(document.querySelector('.bundle-header')?.dataset.loadWorkerWasmBytes ?? 0) / 1048576),
+      }));
       const longestTaskMs = Math.round(await page.evaluate(() => window.__longest));
       const requests = await page.$eval('.bundle-header', (h) => Number(h.dataset.loadRequests));
       results.push({ name, run: r, leaderboardMs, rankingChartMs, afterBoardMb, pageWasmMb: wasm.page, workerWasmMb: wasm.worker, afterViewsMb, steadyMb, longestTaskMs, requests, problems });

@@ -15,6 +15,7 @@ use runlens_core::bundle::{Cell, TextAt};
 
 use super::request::LoadError;
 use super::v2::{Count, DirEntries, ZipBytes, check_and_inflate_one, invalid};
+use crate::api::ApiError;
 
 /// Inflated chunks kept (the reader walking with `j`/`k` stays within one or two).
 const KEPT: usize = 4;
@@ -108,7 +109,13 @@ impl CellTexts {
     /// The entry's bytes as stored.
     async fn fetch(&self, path: &str) -> Result<Vec<u8>, LoadError> {
         match &self.source {
-            ChunkSource::Dir(dir) => dir.entry(path).await,
+            ChunkSource::Dir(dir) => match dir.entry(path).await {
+                Err(LoadError::Download(ApiError::Status { status: 404, .. })) => Err(invalid(
+                    &self.name,
+                    format!("bundle: entry {path} is missing"),
+                )),
+                got => got,
+            },
             ChunkSource::Zip { bytes, at } => {
                 let (entry, (start, end)) = at.get(path).ok_or_else(|| {
                     invalid(&self.name, format!("bundle: entry {path} is missing"))

@@ -69,7 +69,9 @@ pub struct Early<'a> {
     pub summary: &'a dyn Fn(Vec<u8>, usize),
     /// The bundle with only its questions, ranking rows, failure and FM labels and gate rows
     /// ([`runlens_core::bundle::v2::read_early_tables`]), read next.
-    pub tables: &'a dyn Fn(Bundle),
+    /// The loader keeps it until it reads the rest beside it: a holder that keeps a clone
+    /// past that makes the loader copy it (hold a `Weak`).
+    pub tables: &'a dyn Fn(std::rc::Rc<Bundle>),
     /// Takes the cells' text chunks: given, the bundle is read without the cells' text
     /// ([`runlens_core::bundle::v2::read_bundle_light`]) and its chunks are handed over to be
     /// fetched when a cell is opened (the loader worker); `None`: the whole bundle is read.

@@ -5,6 +5,7 @@
 //! it (docs/bundle-format.md).
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use futures::StreamExt;
 use js_sys::Uint8Array;
@@ -266,13 +267,22 @@ pub async fn load_zip(
     send_summary(name, &manifest, &mut memory, &mut inflated, early).await?;
     zip.fetch(&ranking, &all, &mut memory, &mut count, &downloading)
         .await?;
-    send_early_tables(name, &manifest, &mut memory, &mut inflated, early).await?;
+    let tables = send_early_tables(name, &manifest, &mut memory, &mut inflated, early).await?;
     zip.fetch(&rest, &all, &mut memory, &mut count, &downloading)
         .await?;
     let download_ms = now_ms() - t0;
     let whole = count.whole;
     let read = (memory, inflated);
-    let mut stats = decode(name, &manifest, read, count, download_ms, progress, light).await?;
+    let mut stats = decode(
+        name,
+        &manifest,
+        read,
+        count,
+        download_ms,
+        progress,
+        (tables, light),
+    )
+    .await?;
     stats.1.whole_zip = whole;
     if let Some(take) = early.cell_texts {
         let at = found
@@ -411,10 +421,14 @@ pub async fn load_dir(
         rest.into_iter().partition(|p| is_early_table_path(p));
     let mut done = 0;
     let mut inflated = HashSet::new();
+    let mut tables = None;
     for (i, batch) in [cells, ranking, rest].into_iter().enumerate() {
         match i {
             1 => send_summary(name, &manifest, &mut memory, &mut inflated, early).await?,
-            2 => send_early_tables(name, &manifest, &mut memory, &mut inflated, early).await?,
+            2 => {
+                let read = send_early_tables(name, &manifest, &mut memory, &mut inflated, early);
+                tables = Some(read.await?);
+            }
             _ => {}
         }
         let mut fetches = futures::stream::iter(batch.into_iter().map(|path| {
@@ -441,7 +455,9 @@ pub async fn load_dir(
         }
     }
     let read = (memory, inflated);
-    let loaded = decode(name, &manifest, read, count, now_ms() - t0, progress, light).await?;
+    let tables = tables.ok_or_else(|| invalid(name, "bundle: the early tables were not read"))?;
+    let rest = (tables, light);
+    let loaded = decode(name, &manifest, read, count, now_ms() - t0, progress, rest).await?;
     if let Some(take) = early.cell_texts {
         take(CellTexts::new(name, &manifest, ChunkSource::Dir(dir)));
     }
@@ -468,25 +484,26 @@ async fn send_summary(
     Ok(())
 }
 
-/// Hands the bundle with only its questions, ranking rows, labels and gate rows to
-/// `early.tables` (the ranking, failures and gate views are answered from it while the rest
-/// is read); a damaged entry is the load's error.
+/// Reads the bundle with only its questions, ranking rows, labels and gate rows (their
+/// entries taken out of `memory`) and hands it to `early.tables` (the ranking, failures and
+/// gate views are answered from it while the rest is read); the rest is read beside it
+/// ([`decode`]). A damaged entry is the load's error.
 async fn send_early_tables(
     name: &str,
     manifest: &Manifest,
     memory: &mut MemoryEntries,
     inflated: &mut HashSet<String>,
     early: Early<'_>,
-) -> Result<(), LoadError> {
+) -> Result<Rc<Bundle>, LoadError> {
     check_and_inflate(manifest, memory, inflated)
         .await
         .map_err(|e| invalid(name, e))?;
-    let memory = &*memory;
     let partial = split_call!(v2_read_early(memory))
         .map_err(|e| invalid(name, e))?
         .map_err(|e| invalid(name, e))?;
-    (early.tables)(partial);
-    Ok(())
+    let partial = Rc::new(partial);
+    (early.tables)(partial.clone());
+    Ok(partial)
 }
 
 /// Checks every `.gz` entry in `memory` not in `done` against the manifest (size and
@@ -544,7 +561,7 @@ async fn decode(
     count: Count,
     download_ms: f64,
     progress: OnProgress<'_>,
-    light: bool,
+    (tables, light): (Rc<Bundle>, bool),
 ) -> Result<(Bundle, LoadStats), LoadError> {
     progress(Progress {
         phase: Phase::Inflating,
@@ -561,13 +578,11 @@ async fn decode(
         done: memory.0.values().map(|b| b.len() as u64).sum(),
         total: None,
     });
-    let bundle = if light {
-        split_call!(v2_read_light(memory))
-    } else {
-        split_call!(v2_read(memory))
-    }
-    .map_err(|e| invalid(name, e))?
-    .map_err(|e| invalid(name, e))?;
+    // The early tables move into the bundle (copied only if an answer still holds them).
+    let tables = Rc::unwrap_or_clone(tables);
+    let bundle = split_call!(v2_read_after(memory, tables, !light))
+        .map_err(|e| invalid(name, e))?
+        .map_err(|e| invalid(name, e))?;
     let stats = LoadStats {
         download_bytes: count.bytes as usize,
         download_ms,
@@ -591,26 +606,23 @@ split_point! {
 }
 split_point! {
     /// A `runlens.bundle/2` rebuilt from its entries, the `.gz` ones checked and inflated
-    /// already (core's reader: the columnar decoder).
-    v2: fn v2_read(entries: MemoryEntries) -> Result<Bundle, V2Error> {
+    /// already (core's reader: the columnar decoder), its early tables moved in from
+    /// `tables`; the cells' text too when `cells_text`.
+    v2: fn v2_read_after(
+        entries: MemoryEntries,
+        tables: Bundle,
+        cells_text: bool,
+    ) -> Result<Bundle, V2Error> {
         let mut entries = entries;
-        runlens_core::bundle::v2::read_bundle_inflated(&mut entries)
-    }
-}
-split_point! {
-    /// A `runlens.bundle/2` without its cells' text (`read_bundle_light`), from entries
-    /// checked and inflated already.
-    v2: fn v2_read_light(entries: MemoryEntries) -> Result<Bundle, V2Error> {
-        let mut entries = entries;
-        runlens_core::bundle::v2::read_bundle_light(&mut entries)
+        runlens_core::bundle::v2::read_bundle_after(&mut entries, tables, cells_text)
     }
 }
 split_point! {
     /// A `runlens.bundle/2` with only its early tables (`read_early_tables`), from entries
-    /// checked and inflated already (copied: the whole bundle is read from them later).
-    v2: fn v2_read_early(entries: &MemoryEntries) -> Result<Bundle, V2Error> {
+    /// checked and inflated already, taking those (the rest is read beside the tables).
+    v2: fn v2_read_early(entries: &mut MemoryEntries) -> Result<Bundle, V2Error> {
         runlens_core::bundle::v2::read_early_tables(
-            &mut runlens_core::bundle::v2::CopiedEntries(entries),
+            &mut runlens_core::bundle::v2::TakenEntries(entries),
         )
     }
 }

@@ -785,7 +785,8 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
     use runlens_core::bundle::LossRule;
     use runlens_core::bundle::v2::text::inflate;
     use runlens_core::bundle::v2::{
-        MemoryEntries, cell_text_path, fill_cell, is_cell_text_path, read_bundle_light,
+        MemoryEntries, TakenEntries, cell_text_path, fill_cell, is_cell_text_path,
+        read_bundle_after, read_bundle_light, read_early_tables,
     };
     use runlens_core::metrics::board_run::boards;
     let bundle = dev_bundle();
@@ -810,7 +811,23 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
         }
     }
     assert!(!chunks.is_empty());
+    // Read after the early tables, which took their entries and are moved in instead of
+    // read again: the same bundle, with or without the cells' text.
+    let mut rest = MemoryEntries(memory.0.clone());
+    let early = read_early_tables(&mut TakenEntries(&mut rest)).unwrap();
+    assert!(!rest.0.keys().any(|p| p.contains("rankings")));
+    let after = read_bundle_after(&mut rest, early, false).unwrap();
     let light = read_bundle_light(&mut memory).unwrap();
+    assert_eq!(after, light);
+    let mut whole = MemoryEntries::default();
+    for e in &entries {
+        whole.0.insert(e.path.clone(), inflated(e));
+    }
+    whole
+        .0
+        .insert(MANIFEST.to_owned(), write_entries(&bundle).unwrap().0);
+    let early = read_early_tables(&mut TakenEntries(&mut whole)).unwrap();
+    assert_eq!(read_bundle_after(&mut whole, early, true).unwrap(), bundle);
     assert_eq!(light.content_hash, bundle.content_hash);
     for loss in [LossRule::Excluded, LossRule::AsFail] {
         assert_eq!(boards(&light.body, loss), boards(&bundle.body, loss));

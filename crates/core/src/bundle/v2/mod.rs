@@ -32,9 +32,9 @@ use serde::{Deserialize, Serialize};
 
 pub use cell_text::{cell_text_path, fill_cell, is_cell_text_path};
 pub use read::{
-    CopiedEntries, DirEntries, EntrySource, MemoryEntries, check_digest, check_entry, check_size,
-    head_bundle, is_early_table_path, parse_manifest, read_bundle, read_bundle_inflated,
-    read_bundle_light, read_early_tables, read_manifest,
+    CopiedEntries, DirEntries, EntrySource, MemoryEntries, TakenEntries, check_digest, check_entry,
+    check_size, head_bundle, is_early_table_path, parse_manifest, read_bundle, read_bundle_after,
+    read_bundle_inflated, read_bundle_light, read_early_tables, read_manifest,
 };
 pub use write::{Entry, write_entries};
 

@@ -70,6 +70,20 @@ impl EntrySource for CopiedEntries<'_> {
     }
 }
 
+/// Entries in memory, each handed over but the manifest, which is copied: for
+/// [`read_early_tables`] when [`read_bundle_after`] reads the rest (it needs the manifest,
+/// not the early tables' entries).
+pub struct TakenEntries<'a>(pub &'a mut MemoryEntries);
+
+impl EntrySource for TakenEntries<'_> {
+    fn entry(&mut self, path: &str) -> Result<Vec<u8>, V2Error> {
+        if path == MANIFEST {
+            return CopiedEntries(self.0).entry(path);
+        }
+        self.0.entry(path)
+    }
+}
+
 /// Reads and checks `manifest.json`.
 pub fn read_manifest(source: &mut dyn EntrySource) -> Result<Manifest, V2Error> {
     parse_manifest(&source.entry(MANIFEST)?)
@@ -356,15 +370,21 @@ fn json_entry<T: DeserializeOwned>(files: &mut Checked<'_>, path: &str) -> Resul
 }
 
 /// A corpus; its cells with their text records when `cells_text`, else their columns alone
-/// ([`super::cell_text`]).
+/// ([`super::cell_text`]); its questions, rankings, labels and gate rows taken from `early`
+/// when given (the same corpus read by [`read_early_tables`]), else read.
 fn read_corpus(
     files: &mut Checked<'_>,
     info: &CorpusInfo,
     cells_text: bool,
+    early: Option<Corpus>,
 ) -> Result<Corpus, V2Error> {
     let dir = info.dir.as_str();
     let rows = |name: &str| info.rows.get(name).copied();
-    let questions = Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?;
+    let early = match early {
+        Some(early) => early,
+        None => early_corpus(files, info)?,
+    };
+    let questions = early.questions;
     let results = Loaded::load(files, dir, RESULTS, rows("results"))?;
     let cells = Loaded::load_with(files, dir, CELLS, rows("cells"), cells_text)?;
     let base = CELLS.columns.len();
@@ -409,11 +429,10 @@ fn read_corpus(
         questions,
         results: result_rows,
         models: info.models.clone(),
-        rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed()?,
-        failure_labels: Loaded::load(files, dir, FAILURE_LABELS, rows("failure_labels"))?
-            .typed()?,
-        fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed()?,
-        gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed()?,
+        rankings: early.rankings,
+        failure_labels: early.failure_labels,
+        fm_labels: early.fm_labels,
+        gate_rows: early.gate_rows,
         board_manifest: if info.board_manifest {
             Some(json_entry(files, &format!("{dir}/board_manifest.json"))?)
         } else {
@@ -441,20 +460,23 @@ pub fn read_bundle_inflated(source: &mut dyn EntrySource) -> Result<Bundle, V2Er
 /// the cells' text is in. `source` as for [`read_bundle_inflated`]: its `.gz` entries
 /// checked and inflated already.
 pub fn read_early_tables(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
-    read_with(source, true, false, &|files, info| {
-        let dir = info.dir.as_str();
-        let rows = |name: &str| info.rows.get(name).copied();
-        Ok(Corpus {
-            name: info.name.clone(),
-            models: info.models.clone(),
-            questions: Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?,
-            rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed()?,
-            failure_labels: Loaded::load(files, dir, FAILURE_LABELS, rows("failure_labels"))?
-                .typed()?,
-            fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed()?,
-            gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed()?,
-            ..Corpus::default()
-        })
+    read_with(source, true, false, &early_corpus)
+}
+
+/// A corpus's questions, rankings, failure labels, FM labels and gate rows.
+fn early_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2Error> {
+    let dir = info.dir.as_str();
+    let rows = |name: &str| info.rows.get(name).copied();
+    Ok(Corpus {
+        name: info.name.clone(),
+        models: info.models.clone(),
+        questions: Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?,
+        rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed()?,
+        failure_labels: Loaded::load(files, dir, FAILURE_LABELS, rows("failure_labels"))?
+            .typed()?,
+        fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed()?,
+        gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed()?,
+        ..Corpus::default()
     })
 }
 
@@ -480,11 +502,11 @@ pub fn is_early_table_path(path: &str) -> bool {
     })
 }
 
-type ReadCorpus = dyn Fn(&mut Checked<'_>, &CorpusInfo) -> Result<Corpus, V2Error>;
+type ReadCorpus<'a> = dyn Fn(&mut Checked<'_>, &CorpusInfo) -> Result<Corpus, V2Error> + 'a;
 
 fn read(source: &mut dyn EntrySource, inflated: bool) -> Result<Bundle, V2Error> {
     read_with(source, inflated, true, &|files, info| {
-        read_corpus(files, info, true)
+        read_corpus(files, info, true, None)
     })
 }
 
@@ -494,7 +516,28 @@ fn read(source: &mut dyn EntrySource, inflated: bool) -> Result<Bundle, V2Error>
 /// reader keeps in memory then no longer grows with the trajectories' text.
 pub fn read_bundle_light(source: &mut dyn EntrySource) -> Result<Bundle, V2Error> {
     read_with(source, true, true, &|files, info| {
-        read_corpus(files, info, false)
+        read_corpus(files, info, false, None)
+    })
+}
+
+/// The rest of a bundle whose early tables `early` holds ([`read_early_tables`], read with
+/// [`TakenEntries`] from the same entries): the questions, rankings, labels and gate rows are
+/// moved from `early`, never read (or held) twice; the cells with their text
+/// ([`read_bundle_inflated`]) when `cells_text`, else without ([`read_bundle_light`]). A
+/// corpus `early` lacks is read whole. `source` as for [`read_bundle_inflated`].
+pub fn read_bundle_after(
+    source: &mut dyn EntrySource,
+    early: Bundle,
+    cells_text: bool,
+) -> Result<Bundle, V2Error> {
+    let early = std::cell::RefCell::new(early.body.corpora);
+    read_with(source, true, true, &|files, info| {
+        let taken = early
+            .borrow_mut()
+            .iter_mut()
+            .find(|c| c.name == info.name)
+            .map(std::mem::take);
+        read_corpus(files, info, cells_text, taken)
     })
 }
 
@@ -502,7 +545,7 @@ fn read_with(
     source: &mut dyn EntrySource,
     inflated: bool,
     schema_prompt: bool,
-    corpus: &ReadCorpus,
+    corpus: &ReadCorpus<'_>,
 ) -> Result<Bundle, V2Error> {
     let mut manifest = read_manifest(source)?;
     let listed = manifest
