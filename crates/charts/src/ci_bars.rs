@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::title::titled;
+use crate::title::{titled, x_described};
 use crate::{ChartError, Theme};
 
 /// One bar: a label, a value and an optional interval `(low, high)`.
@@ -67,6 +67,15 @@ pub fn draw_ci_bars<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 18).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    // A description wider than the plot wraps under it instead of running off (#17, 390 px).
+    let desc_style = ("sans-serif", 13).into_font().color(&theme.text);
+    let (plot_area, x_desc) = x_described(
+        &plot_area,
+        &chart.x_desc,
+        &desc_style,
+        14,
+        chart.label_width,
+    )?;
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
         .margin_top(0)
@@ -78,7 +87,7 @@ pub fn draw_ci_bars<DB: DrawingBackend>(
     let plot_width = ctx.plotting_area().dim_in_pixel().0;
     let x_labels = (plot_width / 56).clamp(2, 10) as usize;
     ctx.configure_mesh()
-        .x_desc(chart.x_desc.as_str())
+        .x_desc(x_desc)
         .x_labels(x_labels)
         .disable_y_mesh()
         .y_labels(0)

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::title::titled;
+use crate::title::{titled, x_described};
 use crate::{ChartError, Theme};
 
 /// One row of a forest plot.
@@ -71,6 +71,15 @@ pub fn draw_forest<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 18).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    // A description wider than the plot wraps under it instead of running off (#17, 390 px).
+    let desc_style = ("sans-serif", 13).into_font().color(&theme.text);
+    let (plot_area, x_desc) = x_described(
+        &plot_area,
+        &chart.x_desc,
+        &desc_style,
+        14,
+        chart.label_width,
+    )?;
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
         .margin_top(0)
@@ -78,8 +87,12 @@ pub fn draw_forest<DB: DrawingBackend>(
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(x0..x1, 0.0..(n.max(1) as f64))?;
     let label_style = ("sans-serif", 13).into_font().color(&theme.text);
+    // About one axis label per 56 px of plot, so a narrow chart's labels do not run together.
+    let plot_width = ctx.plotting_area().dim_in_pixel().0;
+    let x_labels = (plot_width / 56).clamp(2, 10) as usize;
     ctx.configure_mesh()
-        .x_desc(chart.x_desc.as_str())
+        .x_desc(x_desc)
+        .x_labels(x_labels)
         .disable_y_mesh()
         .y_labels(0)
         .label_style(label_style.clone())

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::title::titled;
+use crate::title::{titled, x_described};
 use crate::{ChartError, HitBox, HitLayout, Theme};
 
 /// One bar.
@@ -47,6 +47,15 @@ pub fn draw_hbars<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 17).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    // A description wider than the plot wraps under it instead of running off (#17, 390 px).
+    let desc_style = ("sans-serif", 12).into_font().color(&theme.text);
+    let (plot_area, x_desc) = x_described(
+        &plot_area,
+        &chart.x_desc,
+        &desc_style,
+        14,
+        chart.label_width,
+    )?;
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
         .margin_top(0)
@@ -55,7 +64,7 @@ pub fn draw_hbars<DB: DrawingBackend>(
         .build_cartesian_2d(0.0..top, 0.0..(n.max(1) as f64))?;
     let label_style = ("sans-serif", 12).into_font().color(&theme.text);
     ctx.configure_mesh()
-        .x_desc(chart.x_desc.as_str())
+        .x_desc(x_desc)
         .disable_y_mesh()
         .y_labels(0)
         .x_label_formatter(&|x| format!("{}", x.round() as i64))

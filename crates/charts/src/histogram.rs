@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::text::format_threshold;
-use crate::title::titled;
+use crate::title::{titled, x_described};
 use crate::{ChartError, HitBox, HitLayout, Palette, Theme};
 
 /// A threshold line: where, its label, and the count at or above it.
@@ -51,6 +51,9 @@ pub fn draw_histogram<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 17).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    // A description wider than the plot wraps under it instead of running off (#17, 390 px).
+    let desc_style = ("sans-serif", 12).into_font().color(&theme.text);
+    let (plot_area, x_desc) = x_described(&plot_area, &chart.x_desc, &desc_style, 14, 48)?;
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
         .margin_top(0)
@@ -59,7 +62,7 @@ pub fn draw_histogram<DB: DrawingBackend>(
         .build_cartesian_2d(0.0..1.0, 0.0..top)?;
     let label_style = ("sans-serif", 12).into_font().color(&theme.text);
     ctx.configure_mesh()
-        .x_desc(chart.x_desc.as_str())
+        .x_desc(x_desc)
         .y_desc(chart.y_desc.as_str())
         .disable_x_mesh()
         .x_labels(11)

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::title::titled;
+use crate::title::{titled, x_described};
 use crate::{ChartError, Palette, Theme};
 
 /// A k* histogram.
@@ -65,6 +65,15 @@ pub fn draw_k_star_histogram<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 18).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    // A description wider than the plot wraps under it instead of running off (#17, 390 px).
+    let desc_style = ("sans-serif", 13).into_font().color(&theme.text);
+    let (plot_area, x_desc) = x_described(
+        &plot_area,
+        "k* (tables needed to hold every gold table)",
+        &desc_style,
+        14,
+        48,
+    )?;
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
         .margin_top(0)
@@ -73,7 +82,7 @@ pub fn draw_k_star_histogram<DB: DrawingBackend>(
         .build_cartesian_2d(0.0..n, 0.0..top)?;
     let label_style = ("sans-serif", 13).into_font().color(&theme.text);
     ctx.configure_mesh()
-        .x_desc("k* (tables needed to hold every gold table)")
+        .x_desc(x_desc)
         .y_desc("questions")
         .disable_x_mesh()
         .x_labels(0)

@@ -169,3 +169,53 @@ fn a_narrow_chart_has_fewer_axis_labels() {
     // 720 px: 532 px of plot → up to 9 labels (0, 20, …, 100 as plotters rounds them).
     assert!(numbers(720) >= 5, "{}", numbers(720));
 }
+
+/// The text of every `<text>` element, in order.
+fn texts(svg: &str) -> Vec<String> {
+    svg.split("</text>")
+        .filter_map(|t| Some(t.rsplit_once('>')?.1.trim().to_owned()))
+        .filter(|t| !t.is_empty())
+        .collect()
+}
+
+/// #17, a 390 px screen: the leaderboard's x-axis description is wider than the plot, so it
+/// wraps under the chart in whole words instead of running off the canvas (plotters centres
+/// it under the plot, in one line); on a wide chart it stays plotters' one line.
+#[test]
+fn a_description_wider_than_the_plot_wraps_under_the_chart() {
+    let desc = "pass rate, % (95% CI); dark: the top model and those tied with it (p ≥ 0.05)";
+    let c = CiBarChart {
+        x_desc: desc.into(),
+        x_range: (0.0, 100.0),
+        ..chart(vec![bar("a", 61.5, Some((55.0, 68.0)))])
+    };
+    let draw = |width: u32| {
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
+            draw_ci_bars(&root, &c).unwrap();
+            root.present().unwrap();
+        }
+        texts(&svg)
+    };
+    let wide = draw(1400);
+    assert!(wide.iter().any(|t| t == desc), "{wide:?}");
+    let narrow = draw(390);
+    assert!(!narrow.iter().any(|t| t == desc));
+    // The lines drawn under the chart, in order, are the description's words.
+    let mut joined = String::new();
+    let mut lines = 0;
+    for t in narrow.iter().skip_while(|t| !desc.starts_with(t.as_str())) {
+        let next = if joined.is_empty() {
+            t.clone()
+        } else {
+            format!("{joined} {t}")
+        };
+        if !desc.starts_with(&next) {
+            break;
+        }
+        (joined, lines) = (next, lines + 1);
+    }
+    assert!(lines >= 2, "{narrow:?}");
+    assert_eq!(joined, desc);
+}

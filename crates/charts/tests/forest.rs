@@ -101,3 +101,35 @@ fn an_empty_plot_draws_without_rows() {
     assert!(elements(&svg, "circle").is_empty());
     assert!(layout.rows_px.is_empty());
 }
+
+/// #17, a 390 px screen: about one x-axis label per 56 px of plot (the labels ran together).
+#[test]
+fn a_narrow_forest_plot_has_fewer_axis_labels() {
+    let numbers = |width: u32| {
+        let chart = ForestChart {
+            title: "net".into(),
+            x_desc: "pp".into(),
+            x_range: (-20.0, 20.0),
+            rows: vec![row("a", 2.0, Some((-1.0, 5.0)), false)],
+            color: DOT,
+            theme: Theme::LIGHT,
+            label_width: 160,
+        };
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
+            draw_forest(&root, &chart).unwrap();
+            root.present().unwrap();
+        }
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
+            .filter(|t| t.trim().parse::<f64>().is_ok())
+            .count()
+    };
+    // 390 px: 390 − 2 × 14 − 160 = 202 px of plot → 3 labels' worth (plotters may round up
+    // to a nicer step, never more).
+    assert!(numbers(390) <= 4, "{}", numbers(390));
+    // 1400 px: 1,212 px of plot → the usual ten or so.
+    assert!(numbers(1400) >= 8, "{}", numbers(1400));
+}
