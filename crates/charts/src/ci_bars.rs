@@ -79,6 +79,8 @@ pub fn draw_ci_bars<DB: DrawingBackend>(
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
         .margin_top(0)
+        // Room for the last x label, centred on the plot's right edge ("100.0" was cut).
+        .margin_right(24)
         .x_label_area_size(40)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(x0..x1, 0.0..(n.max(1) as f64))?;

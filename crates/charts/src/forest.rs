@@ -83,13 +83,16 @@ pub fn draw_forest<DB: DrawingBackend>(
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
         .margin_top(0)
+        // Room for the last x label, centred on the plot's right edge.
+        .margin_right(24)
         .x_label_area_size(40)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(x0..x1, 0.0..(n.max(1) as f64))?;
     let label_style = ("sans-serif", 13).into_font().color(&theme.text);
-    // About one axis label per 56 px of plot, so a narrow chart's labels do not run together.
+    // About one axis label per 56 px of plot, so a narrow chart's labels do not run together
+    // (at least 3: with 2, plotters' round steps can leave the zero alone).
     let plot_width = ctx.plotting_area().dim_in_pixel().0;
-    let x_labels = (plot_width / 56).clamp(2, 10) as usize;
+    let x_labels = (plot_width / 56).clamp(3, 10) as usize;
     ctx.configure_mesh()
         .x_desc(x_desc)
         .x_labels(x_labels)
