@@ -10,6 +10,7 @@ use runlens_core::bundle::{Bundle, RankingRow};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::trajectory::{
     OpenedCell, Step, gold_set, result_table, run_steps, sql_diff_statements, sql_highlight,
+    sql_pretty,
 };
 
 use super::gate::GateDetails;
@@ -36,7 +37,10 @@ fn steps(
         None => (0..sqls.len().max(results.len()))
             .map(|i| Step {
                 index: i,
-                sql: sqls.get(i).map(|s| sql_highlight(s)).unwrap_or_default(),
+                sql: sqls
+                    .get(i)
+                    .map(|s| sql_pretty(sql_highlight(s)))
+                    .unwrap_or_default(),
                 tables: Vec::new(),
                 result: results.get(i).map(|r| result_table(r)),
             })

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 
 use super::highlight::{HighlightSpan, sql_highlight};
+use super::pretty::sql_pretty;
 use super::result_view::{ResultView, result_table};
 use super::tables::{TableMark, statement_tables};
 use crate::bundle::RankingRow;
@@ -19,7 +20,8 @@ use crate::metrics::gold_tables::TableMatcher;
 pub struct Step {
     /// 0-based position in call order.
     pub index: usize,
-    /// The statement, highlighted (empty when the result list is longer than the SQL list).
+    /// The statement, highlighted and laid out ([`sql_pretty`]; empty when the result list is
+    /// longer than the SQL list).
     pub sql: Vec<HighlightSpan>,
     /// The tables it reads (harness rule), marked gold / ranked.
     pub tables: Vec<TableMark>,
@@ -42,7 +44,7 @@ pub fn run_steps<S: AsRef<str>, R: AsRef<str>>(
             index: i,
             sql: sqls
                 .get(i)
-                .map_or_else(Vec::new, |s| sql_highlight(s.as_ref())),
+                .map_or_else(Vec::new, |s| sql_pretty(sql_highlight(s.as_ref()))),
             tables: tables.next().map(|t| t.tables).unwrap_or_default(),
             result: results.get(i).map(|r| result_table(r.as_ref())),
         })
