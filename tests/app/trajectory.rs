@@ -371,7 +371,7 @@ async fn header_votes_sql_tables_and_results_render_as_text() {
         Some("true")
     );
     assert!(
-        host.query_selector("[data-testid='jev-label'] + [data-testid='relabel-slot']")
+        host.query_selector("#traj-label:has([data-testid='jev-label']) + #traj-relabel > [data-testid='relabel-slot']")
             .unwrap()
             .is_some()
     );
@@ -383,6 +383,68 @@ async fn header_votes_sql_tables_and_results_render_as_text() {
 /// Issue 17, bug 1: a trajectory opened from a filtered failures list walked every failure
 /// of the corpus ("2 / 277", `j` to a failure the filter left out) although the address
 /// still carried the filter.
+/// #17, in-page navigation: a button per section of the open cell, each scrolling to an
+/// element of the view (the gate's only for a cell with a gate row), focus moved there.
+#[wasm_bindgen_test]
+async fn the_section_buttons_name_the_sections_shown() {
+    let nav = |host: &web_sys::HtmlElement| -> Vec<(String, String)> {
+        let items = host.query_selector_all(".page-nav-item").unwrap();
+        (0..items.length())
+            .filter_map(|i| items.item(i)?.dyn_into::<web_sys::Element>().ok())
+            .map(|e| {
+                (
+                    e.text_content().unwrap_or_default(),
+                    e.get_attribute("data-target").unwrap_or_default(),
+                )
+            })
+            .collect()
+    };
+    let (host, _) = mount(open("m1", "q1", Some("failures")));
+    settle().await;
+    let items = nav(&host);
+    let labels: Vec<&str> = items.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "Runs",
+            "Answer and usage",
+            "Rule checks",
+            "Jev label",
+            "Re-label",
+            "FM label",
+            "Gate"
+        ]
+    );
+    for (_, target) in &items {
+        assert!(
+            host.query_selector(&format!("#{target}"))
+                .unwrap()
+                .is_some(),
+            "{target}"
+        );
+    }
+    // A click moves the keyboard focus to its section.
+    let gate: web_sys::HtmlElement = host
+        .query_selector(".page-nav-item[data-target='traj-gate']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    gate.click();
+    let active = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .active_element()
+        .unwrap();
+    assert_eq!(active.id(), "traj-gate");
+    // m1/q2 has no gate row: no gate button.
+    let (host, _) = mount(open("m1", "q2", Some("failures")));
+    settle().await;
+    let targets: Vec<String> = nav(&host).into_iter().map(|(_, t)| t).collect();
+    assert_eq!(targets.len(), 6);
+    assert!(!targets.contains(&"traj-gate".to_owned()));
+}
+
 #[wasm_bindgen_test]
 async fn j_k_walk_the_failures_list_the_reader_came_from() {
     // m1's wrong_table failures (a heatmap cell): m1/q1 and m1/q2, not m2/q2.

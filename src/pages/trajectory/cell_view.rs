@@ -19,6 +19,7 @@ use super::label::{FmLabelView, JevLabel, OpenCell, RuleChecks, relabel_slot};
 use super::results::RunColumn;
 use super::sql::DiffView;
 use super::usage::UsageSection;
+use crate::components::{NavItem, PageNav};
 use crate::derived::bundle_matcher::bundle_matcher;
 use crate::pages::relabel::RelabelPanel;
 use crate::state::UrlState;
@@ -46,6 +47,23 @@ fn steps(
             })
             .collect(),
     }
+}
+
+/// The trajectory's sections, in the order shown (the gate's when the cell has a gate row).
+fn sections(gate: bool) -> Vec<NavItem> {
+    let item = |label, target| NavItem { label, target };
+    let mut out = vec![
+        item("Runs", "traj-runs"),
+        item("Answer and usage", "traj-answer"),
+        item("Rule checks", "traj-checks"),
+        item("Jev label", "traj-label"),
+        item("Re-label", "traj-relabel"),
+        item("FM label", "traj-fm"),
+    ];
+    if gate {
+        out.push(item("Gate", "traj-gate"));
+    }
+    out
 }
 
 /// The open cell.
@@ -161,16 +179,19 @@ pub fn CellView(
             ranking.as_ref(),
         );
         Some(view! {
-            <div class="runs">
+            <PageNav items=sections(gate.is_some()) label="Sections of this trajectory" />
+            <div class="runs" id="traj-runs">
                 <RunColumn title=gold_title.clone() run="gold" steps=gold_steps />
                 <RunColumn title="Candidate".to_owned() run="candidate" steps=cand_steps />
             </div>
-            <UsageSection cell=cell.clone() key=key.clone() />
-            <RuleChecks rules=rules.clone() sqls=cell.sqls.clone() label=label.clone() />
-            <JevLabel label=label.clone() />
-            {relabel_slot(relabel.clone())}
-            <FmLabelView label=fm.clone() />
-            <GateDetails row=gate.clone() />
+            <div id="traj-answer"><UsageSection cell=cell.clone() key=key.clone() /></div>
+            <div id="traj-checks">
+                <RuleChecks rules=rules.clone() sqls=cell.sqls.clone() label=label.clone() />
+            </div>
+            <div id="traj-label"><JevLabel label=label.clone() /></div>
+            <div id="traj-relabel">{relabel_slot(relabel.clone())}</div>
+            <div id="traj-fm"><FmLabelView label=fm.clone() /></div>
+            <div id="traj-gate"><GateDetails row=gate.clone() /></div>
         })
     };
     view! {
