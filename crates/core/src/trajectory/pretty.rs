@@ -2,8 +2,8 @@
 //! clause of the outer query (`FROM`, `WHERE`, `GROUP BY`, a join, …) and an indented one
 //! before each `AND` / `OR` of its `WHERE` / `HAVING`. Only whitespace changes: every other
 //! span is kept as written (the text shown is the text the agent ran), subqueries and
-//! function arguments stay on their line, and SQL its author already broke into lines is
-//! left as it is.
+//! function arguments stay on their line, and SQL its author already laid out (indented
+//! lines) is left as it is.
 
 use super::highlight::{HighlightSpan, SpanKind};
 
@@ -23,7 +23,11 @@ const JOIN_PART: [&str; 3] = ["OUTER", "ANY", "ALL"];
 
 /// `spans` (of [`super::sql_highlight`]) with line breaks before the outer query's clauses.
 pub fn sql_pretty(spans: Vec<HighlightSpan>) -> Vec<HighlightSpan> {
-    if spans.iter().any(|s| s.text.contains('\n')) {
+    // Lines that start indented: the author's own layout, kept.
+    let indented = |s: &HighlightSpan| {
+        s.kind == SpanKind::Whitespace && (s.text.contains("\n ") || s.text.contains("\n\t"))
+    };
+    if spans.iter().any(indented) {
         return spans;
     }
     // The significant spans' upper-case words, for looking back and ahead.
@@ -130,9 +134,14 @@ mod tests {
     }
 
     #[test]
-    fn sql_already_on_several_lines_or_a_fragment_is_left_as_written() {
+    fn sql_already_laid_out_or_a_fragment_is_left_as_written() {
         let written = "SELECT a\n  FROM t WHERE x";
         assert_eq!(pretty(written), written);
+        // Statements on lines of their own, not laid out: each is.
+        assert_eq!(
+            pretty("SELECT k FROM t LIMIT 20\nSELECT a FROM t WHERE x"),
+            "SELECT k\nFROM t\nLIMIT 20\nSELECT a\nFROM t\nWHERE x"
+        );
         assert_eq!(pretty("SELECT 1"), "SELECT 1");
         assert_eq!(pretty(""), "");
         assert_eq!(pretty("not sql at all ("), "not sql at all (");
