@@ -13,8 +13,8 @@ use runlens_core::bundle::v2::zip_index::{ZipEntryAt, entry_bytes};
 use runlens_core::bundle::v2::{EntryInfo, Manifest, cell_text_path, fill_cell};
 use runlens_core::bundle::{Cell, TextAt};
 
+use super::entries::{Count, DirEntries, ZipBytes, check_and_inflate_one, invalid};
 use super::request::LoadError;
-use super::v2::{Count, DirEntries, ZipBytes, check_and_inflate_one, invalid};
 use crate::api::ApiError;
 
 /// Inflated chunks kept (the reader walking with `j`/`k` stays within one or two).

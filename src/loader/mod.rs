@@ -10,6 +10,7 @@ pub mod cell_text;
 pub mod client;
 pub mod decode;
 pub mod digest;
+pub mod entries;
 pub mod files;
 pub mod parses;
 pub mod pipeline;

@@ -6,11 +6,12 @@ use runlens_core::import::{FailedImport, ImportOptions, Imported, InputFile};
 
 use super::decode::{inflate, parse_bundle};
 use super::digest::verify_bundle_fast;
+use super::entries::{DirEntries, ZipBytes};
 use super::files::{self, Opened, PickedV2};
 use super::prefetched;
 use super::progress::{Early, OnProgress, Phase, Progress};
 use super::request::{BundleRequest, LoadError, LoadStats};
-use super::v2::{self, DirEntries, UrlForm, ZipBytes};
+use super::v2::{self, UrlForm};
 use crate::api;
 use crate::chunks::{split_call, split_point};
 use crate::clock::now_ms;

@@ -8,28 +8,23 @@ use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use futures::StreamExt;
-use js_sys::Uint8Array;
 use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::facts::is_cells_path;
-use runlens_core::bundle::v2::text::inflate;
 use runlens_core::bundle::v2::zip_index::{
     self, TAIL_BYTES, ZipEntryAt, central_directory, coalesce, entry_bytes, spans,
 };
 use runlens_core::bundle::v2::{
-    EntryInfo, MANIFEST, Manifest, MemoryEntries, V2Error, check_digest, check_entry, check_size,
-    parse_manifest,
+    EntryInfo, MANIFEST, Manifest, MemoryEntries, V2Error, parse_manifest,
 };
 use runlens_core::bundle::v2::{is_cell_text_path, is_early_table_path};
-use wasm_bindgen_futures::JsFuture;
 
 use super::cell_text::{CellTexts, ChunkSource};
-use super::digest;
+use super::entries::{Count, DirEntries, ZipBytes, check_and_inflate_one, invalid};
 use super::progress::{Early, OnProgress, Phase, Progress};
 use super::request::{LoadError, LoadStats};
 use crate::api::{self, ByteRange, RangeReply};
 use crate::chunks::{split_call, split_point};
 use crate::clock::now_ms;
-use crate::gunzip;
 
 /// How a bundle address is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,91 +64,6 @@ pub fn is_zip(bytes: &[u8]) -> bool {
 /// Ranges closer than this are fetched as one request (what a gap costs is less than a
 /// request's round trip).
 const MAX_GAP: u64 = 256 * 1024;
-
-/// Where a zip's bytes are read from.
-pub enum ZipBytes {
-    /// A URL, by `Range` requests.
-    Http(String),
-    /// An opened file, by `Blob.slice`.
-    Blob(web_sys::Blob),
-    /// The whole file, in memory.
-    Whole(Vec<u8>),
-}
-
-/// Requests made, for [`LoadStats`].
-#[derive(Default)]
-pub(super) struct Count {
-    requests: u32,
-    bytes: u64,
-    whole: bool,
-}
-
-pub(super) fn invalid(name: &str, message: impl ToString) -> LoadError {
-    LoadError::Invalid {
-        source_name: name.to_owned(),
-        message: message.to_string(),
-    }
-}
-
-/// Bytes `start..end` of a whole file.
-fn cut(name: &str, all: &[u8], start: u64, end: u64) -> Result<Vec<u8>, LoadError> {
-    usize::try_from(start)
-        .ok()
-        .zip(usize::try_from(end).ok())
-        .and_then(|(s, e)| all.get(s..e))
-        .map(<[u8]>::to_vec)
-        .ok_or_else(|| invalid(name, format!("bytes {start}..{end} are past its end")))
-}
-
-impl ZipBytes {
-    /// Bytes `start..end`; `progress(done)` in bytes of this read.
-    pub(super) async fn read(
-        &self,
-        name: &str,
-        start: u64,
-        end: u64,
-        count: &mut Count,
-        progress: &dyn Fn(u64),
-    ) -> Result<Vec<u8>, LoadError> {
-        if !matches!(self, ZipBytes::Whole(_)) {
-            count.requests += 1;
-            count.bytes += end - start;
-        }
-        match self {
-            ZipBytes::Whole(all) => cut(name, all, start, end),
-            ZipBytes::Blob(blob) => {
-                let part = blob
-                    .slice_with_f64_and_f64(start as f64, end as f64)
-                    .map_err(|e| invalid(name, api::js_message(&e)))?;
-                let buffer = JsFuture::from(part.array_buffer())
-                    .await
-                    .map_err(|e| invalid(name, api::js_message(&e)))?;
-                let bytes = Uint8Array::new(&buffer).to_vec();
-                progress(bytes.len() as u64);
-                Ok(bytes)
-            }
-            ZipBytes::Http(url) => {
-                match api::fetch_range(url, ByteRange::Span(start, end), &|d, _| progress(d))
-                    .await?
-                {
-                    RangeReply::Partial { bytes, .. } if bytes.len() as u64 == end - start => {
-                        Ok(bytes)
-                    }
-                    RangeReply::Partial { bytes, .. } => Err(invalid(
-                        url,
-                        format!(
-                            "asked for bytes {start}..{end} and got {} bytes",
-                            bytes.len()
-                        ),
-                    )),
-                    // A host that answered the first range honours the next ones; one that
-                    // stops doing so is served whole here, and the read is cut from it.
-                    RangeReply::Whole(all) => cut(name, &all, start, end),
-                }
-            }
-        }
-    }
-}
 
 /// A whole file as [`ZipBytes`], with its last [`TAIL_BYTES`] and its size.
 fn whole_with_tail(all: Vec<u8>) -> (ZipBytes, Vec<u8>, u64) {
@@ -359,33 +269,8 @@ impl Zip<'_> {
     }
 }
 
-/// Where a directory's entries are read from.
-pub enum DirEntries {
-    /// Under a base address ending in `/`, one GET each.
-    Http(String),
-    /// Opened files by entry path (a folder pick, the picked folder's name dropped).
-    Files(HashMap<String, web_sys::File>),
-}
-
 /// Parallel entry requests (what browsers allow per host on HTTP/1.1).
 const PARALLEL: usize = 6;
-
-impl DirEntries {
-    pub(super) async fn entry(&self, path: &str) -> Result<Vec<u8>, LoadError> {
-        match self {
-            DirEntries::Http(base) => Ok(api::fetch_bytes(&format!("{base}{path}")).await?),
-            DirEntries::Files(files) => {
-                let Some(file) = files.get(path) else {
-                    return Err(invalid(path, format!("bundle: entry {path} is missing")));
-                };
-                let buffer = JsFuture::from(file.array_buffer())
-                    .await
-                    .map_err(|e| invalid(path, api::js_message(&e)))?;
-                Ok(Uint8Array::new(&buffer).to_vec())
-            }
-        }
-    }
-}
 
 /// Reads a v2 directory: the manifest, then every entry it lists ([`PARALLEL`] at a time);
 /// core checks and decodes them.
@@ -532,25 +417,6 @@ pub async fn check_and_inflate(
         done.insert(info.path.clone());
     }
     Ok(())
-}
-
-pub(super) async fn check_and_inflate_one(
-    info: &EntryInfo,
-    bytes: &[u8],
-) -> Result<Vec<u8>, V2Error> {
-    check_size(info, bytes.len() as u64)?;
-    match digest::sha256_hex(bytes).await {
-        Some(hex) => check_digest(info, &hex)?,
-        None => check_entry(info, bytes)?,
-    }
-    let read_err = |message: String| V2Error::Read {
-        path: info.path.clone(),
-        message: format!("gzip: {message}"),
-    };
-    match gunzip::gunzip(bytes).await.map_err(read_err)? {
-        Some(plain) => Ok(plain),
-        None => inflate(bytes).map_err(read_err),
-    }
 }
 
 /// Core's reader over the fetched entries.

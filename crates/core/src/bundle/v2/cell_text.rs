@@ -7,10 +7,9 @@
 use serde_json::{Map, Value};
 
 use super::V2Error;
-use super::read::{Loaded, u64_at};
 use super::schema::CELLS;
-use super::split::{columns_row, merge_record};
-use crate::bundle::{Cell, TextAt};
+use super::split::merge_record;
+use crate::bundle::Cell;
 
 /// The entry of text chunk `chunk` of the cells of the corpus in `dir` (`corpora/<i>`).
 pub fn cell_text_path(dir: &str, chunk: u64) -> String {
@@ -25,33 +24,6 @@ pub fn is_cell_text_path(path: &str) -> bool {
         (Some("corpora"), Some(_), Some(dir), Some(file), None)
             if dir == format!("{}.text", CELLS.name) && file.ends_with(".gz")
     )
-}
-
-/// Row `i` of the cells table as a cell of its columns alone, with where its record is
-/// (none for an empty record: the columns are the whole cell).
-pub(super) fn light_cell(cells: &Loaded, i: usize) -> Result<Cell, V2Error> {
-    let row = columns_row(&cells.table, &cells.columns, i);
-    let mut cell: Cell = serde_json::from_value(Value::Object(row)).map_err(|e| V2Error::Row {
-        path: cells.path.clone(),
-        row: i,
-        message: e.to_string(),
-    })?;
-    let base = cells.columns.len() - 3;
-    let len = u64_at(&cells.columns, base + 2, i).unwrap_or(0);
-    let n_sqls = CELLS
-        .columns
-        .iter()
-        .position(|c| c.name == "n_sqls")
-        .and_then(|at| u64_at(&cells.columns, at, i))
-        .unwrap_or(0);
-    cell.text_at = (len > 0).then(|| TextAt {
-        row: i as u64,
-        chunk: u64_at(&cells.columns, base, i).unwrap_or(0),
-        offset: u64_at(&cells.columns, base + 1, i).unwrap_or(0),
-        len,
-        n_sqls: usize::try_from(n_sqls).unwrap_or(usize::MAX),
-    });
-    Ok(cell)
 }
 
 /// `cell` (of [`super::read_bundle_light`]) whole again: its text record, read from `chunk`
@@ -96,6 +68,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+    use crate::bundle::TextAt;
 
     #[test]
     fn text_chunk_paths_are_named_and_recognised() {

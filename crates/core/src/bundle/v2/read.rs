@@ -9,17 +9,16 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::cell_text::light_cell;
 use super::codec::{DecodeError, LAYOUT, decode_plain};
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
 };
-use super::split::{ColumnData, merge_row};
+use super::split::{ColumnData, columns_row, merge_row};
 use super::text::inflate;
 use super::write::stored_columns;
 use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, SCHEMA_PROMPT, V2Error};
 use crate::bundle::codec::hex;
-use crate::bundle::{Bundle, BundleBody, Cell, Corpus, ResultRow};
+use crate::bundle::{Bundle, BundleBody, Cell, Corpus, ResultRow, TextAt};
 
 /// Where entries come from (a directory, a zip, a browser's fetches).
 pub trait EntrySource {
@@ -209,15 +208,15 @@ pub fn head_bundle(manifest: &Manifest) -> Result<Bundle, V2Error> {
 }
 
 /// A decoded table with its text records at hand (none when it was loaded without them).
-pub(super) struct Loaded {
-    pub(super) path: String,
-    pub(super) table: Table,
-    pub(super) columns: Vec<ColumnData>,
+struct Loaded {
+    path: String,
+    table: Table,
+    columns: Vec<ColumnData>,
     rows: usize,
     chunks: Vec<Vec<u8>>,
 }
 
-pub(super) fn u64_at(columns: &[ColumnData], at: usize, row: usize) -> Option<u64> {
+fn u64_at(columns: &[ColumnData], at: usize, row: usize) -> Option<u64> {
     match columns.get(at) {
         Some(ColumnData::U64(v)) => v.get(row).copied().flatten(),
         _ => None,
@@ -338,6 +337,33 @@ impl Loaded {
     fn typed<T: DeserializeOwned>(&self) -> Result<Vec<T>, V2Error> {
         (0..self.rows).map(|i| self.typed_row(i)).collect()
     }
+}
+
+/// Row `i` of the cells table as a cell of its columns alone, with where its record is
+/// (none for an empty record: the columns are the whole cell).
+fn light_cell(cells: &Loaded, i: usize) -> Result<Cell, V2Error> {
+    let row = columns_row(&cells.table, &cells.columns, i);
+    let mut cell: Cell = serde_json::from_value(Value::Object(row)).map_err(|e| V2Error::Row {
+        path: cells.path.clone(),
+        row: i,
+        message: e.to_string(),
+    })?;
+    let base = cells.columns.len() - 3;
+    let len = u64_at(&cells.columns, base + 2, i).unwrap_or(0);
+    let n_sqls = CELLS
+        .columns
+        .iter()
+        .position(|c| c.name == "n_sqls")
+        .and_then(|at| u64_at(&cells.columns, at, i))
+        .unwrap_or(0);
+    cell.text_at = (len > 0).then(|| TextAt {
+        row: i as u64,
+        chunk: u64_at(&cells.columns, base, i).unwrap_or(0),
+        offset: u64_at(&cells.columns, base + 1, i).unwrap_or(0),
+        len,
+        n_sqls: usize::try_from(n_sqls).unwrap_or(usize::MAX),
+    });
+    Ok(cell)
 }
 
 /// A table entry's decode error, in words.
