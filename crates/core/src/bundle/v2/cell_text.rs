@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 
 use super::V2Error;
 use super::schema::CELLS;
-use super::split::merge_record;
-use crate::bundle::Cell;
+use super::split::{ColumnData, merge_record};
+use crate::bundle::{Cell, Outcome, ResultScore, Usage};
 
 /// The entry of text chunk `chunk` of the cells of the corpus in `dir` (`corpora/<i>`).
 pub fn cell_text_path(dir: &str, chunk: u64) -> String {
@@ -24,6 +24,101 @@ pub fn is_cell_text_path(path: &str) -> bool {
         (Some("corpora"), Some(_), Some(dir), Some(file), None)
             if dir == format!("{}.text", CELLS.name) && file.ends_with(".gz")
     )
+}
+
+/// Where the cells table's columns are (found by name once per table).
+pub(super) struct CellColumns {
+    at: Vec<Option<usize>>,
+}
+
+/// The columns a cell without its text is built from, in [`CellColumns`]' order.
+const NAMES: [&str; 14] = [
+    "outcome",
+    "turns",
+    "latency",
+    "error",
+    "served_model",
+    "n_sqls",
+    "usage_prompt_tokens",
+    "usage_completion_tokens",
+    "usage_reasoning_tokens",
+    "usage_cache_read_tokens",
+    "usage_cache_write_tokens",
+    "usage_total_tokens",
+    "usage_api_calls",
+    "usage_calls_missing_usage",
+];
+
+impl CellColumns {
+    /// The positions of [`NAMES`] among the cells table's columns.
+    pub(super) fn new() -> CellColumns {
+        CellColumns {
+            at: NAMES
+                .iter()
+                .map(|n| CELLS.columns.iter().position(|c| c.name == *n))
+                .collect(),
+        }
+    }
+
+    fn col<'c>(&self, columns: &'c [ColumnData], name: usize) -> Option<&'c ColumnData> {
+        self.at[name].and_then(|a| columns.get(a))
+    }
+
+    fn u64(&self, columns: &[ColumnData], name: usize, i: usize) -> Option<u64> {
+        match self.col(columns, name) {
+            Some(ColumnData::U64(v)) => v.get(i).copied().flatten(),
+            _ => None,
+        }
+    }
+
+    fn str(&self, columns: &[ColumnData], name: usize, i: usize) -> Option<String> {
+        match self.col(columns, name) {
+            Some(ColumnData::Str(v)) => v.get(i).cloned().flatten(),
+            _ => None,
+        }
+    }
+
+    /// Row `i` as a cell of its columns alone (what the JSON of its `take` columns reads
+    /// into, built directly: a light read of `large` spent most of its time in that JSON),
+    /// and the number of its SQL statements.
+    pub(super) fn cell(&self, columns: &[ColumnData], i: usize) -> Result<(Cell, usize), String> {
+        let turns = match self.u64(columns, 1, i) {
+            Some(t) => {
+                Some(u32::try_from(t).map_err(|_| format!("turns: {t} is larger than a u32"))?)
+            }
+            None => None,
+        };
+        let latency = match self.col(columns, 2) {
+            Some(ColumnData::F64(v)) => v.get(i).copied().flatten().filter(|f| f.is_finite()),
+            _ => None,
+        };
+        let u = |k: usize| self.u64(columns, 6 + k, i);
+        let usage = Usage {
+            prompt_tokens: u(0),
+            completion_tokens: u(1),
+            reasoning_tokens: u(2),
+            cache_read_tokens: u(3),
+            cache_write_tokens: u(4),
+            total_tokens: u(5),
+            api_calls: u(6),
+            calls_missing_usage: u(7),
+            ..Usage::default()
+        };
+        let cell = Cell {
+            turns,
+            latency,
+            result_score: self.str(columns, 0, i).map(|o| ResultScore {
+                outcome: Some(Outcome::from_str_lossless(&o)),
+                ..ResultScore::default()
+            }),
+            error: self.str(columns, 3, i),
+            served_model: self.str(columns, 4, i),
+            usage: (usage != Usage::default()).then_some(usage),
+            ..Cell::default()
+        };
+        let n_sqls = self.u64(columns, 5, i).unwrap_or(0);
+        Ok((cell, usize::try_from(n_sqls).unwrap_or(usize::MAX)))
+    }
 }
 
 /// `cell` (of [`super::read_bundle_light`]) whole again: its text record, read from `chunk`

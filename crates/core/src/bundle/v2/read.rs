@@ -9,11 +9,12 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use super::cell_text::CellColumns;
 use super::codec::{DecodeError, LAYOUT, decode_plain};
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
 };
-use super::split::{ColumnData, columns_row, merge_row};
+use super::split::{ColumnData, merge_row};
 use super::text::inflate;
 use super::write::stored_columns;
 use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, SCHEMA_PROMPT, V2Error};
@@ -341,27 +342,20 @@ impl Loaded {
 
 /// Row `i` of the cells table as a cell of its columns alone, with where its record is
 /// (none for an empty record: the columns are the whole cell).
-fn light_cell(cells: &Loaded, i: usize) -> Result<Cell, V2Error> {
-    let row = columns_row(&cells.table, &cells.columns, i);
-    let mut cell: Cell = serde_json::from_value(Value::Object(row)).map_err(|e| V2Error::Row {
+fn light_cell(cells: &Loaded, at: &CellColumns, i: usize) -> Result<Cell, V2Error> {
+    let (mut cell, n_sqls) = at.cell(&cells.columns, i).map_err(|message| V2Error::Row {
         path: cells.path.clone(),
         row: i,
-        message: e.to_string(),
+        message,
     })?;
     let base = cells.columns.len() - 3;
     let len = u64_at(&cells.columns, base + 2, i).unwrap_or(0);
-    let n_sqls = CELLS
-        .columns
-        .iter()
-        .position(|c| c.name == "n_sqls")
-        .and_then(|at| u64_at(&cells.columns, at, i))
-        .unwrap_or(0);
     cell.text_at = (len > 0).then(|| TextAt {
         row: i as u64,
         chunk: u64_at(&cells.columns, base, i).unwrap_or(0),
         offset: u64_at(&cells.columns, base + 1, i).unwrap_or(0),
         len,
-        n_sqls: usize::try_from(n_sqls).unwrap_or(usize::MAX),
+        n_sqls,
     });
     Ok(cell)
 }
@@ -414,6 +408,7 @@ fn read_corpus(
     let results = Loaded::load(files, dir, RESULTS, rows("results"))?;
     let cells = Loaded::load_with(files, dir, CELLS, rows("cells"), cells_text)?;
     let base = CELLS.columns.len();
+    let cell_columns = CellColumns::new();
     // Typed cells as they are merged (a tree of JSON values per cell would hold several
     // times the text).
     let mut candidates: Vec<IndexMap<String, Option<Cell>>> = vec![IndexMap::new(); results.rows];
@@ -441,7 +436,7 @@ fn read_corpus(
         } else if cells_text {
             Some(cells.typed_row(i)?)
         } else {
-            Some(light_cell(&cells, i)?)
+            Some(light_cell(&cells, &cell_columns, i)?)
         };
         slot.insert(model, cell);
     }

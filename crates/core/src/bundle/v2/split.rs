@@ -161,34 +161,7 @@ pub fn merge_row(
     Ok(())
 }
 
-/// Row `i` of `table`'s `take` columns alone, as the object they were taken from (parent
-/// objects made as needed): a row without its text record.
-pub fn columns_row(table: &Table, columns: &[ColumnData], i: usize) -> Map<String, Value> {
-    let mut row = Map::new();
-    'columns: for (col, data) in table.columns.iter().zip(columns) {
-        if !col.take {
-            continue;
-        }
-        let (Some((last, parents)), Some(value)) = (col.path.split_last(), data.json(i)) else {
-            continue;
-        };
-        let mut at = &mut row;
-        for key in parents {
-            let slot = at
-                .entry((*key).to_owned())
-                .or_insert_with(|| Value::Object(Map::new()));
-            // Only `take` columns make parents, and those are objects.
-            let Some(next) = slot.as_object_mut() else {
-                continue 'columns;
-            };
-            at = next;
-        }
-        at.insert((*last).to_owned(), value);
-    }
-    row
-}
-
-/// Puts `record` into `row` (a row's columns, [`columns_row`]): objects both hold are merged
+/// Puts `record` into `row` (a row's columns as JSON): objects both hold are merged
 /// key by key, anything else is the record's. The two are disjoint parts of one row, so this
 /// is the whole row.
 pub fn merge_record(row: &mut Map<String, Value>, record: Map<String, Value>) {
