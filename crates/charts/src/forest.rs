@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::title::{titled, x_described};
+use crate::title::{titled, x_described, x_label_count};
 use crate::{ChartError, Theme};
 
 /// One row of a forest plot.
@@ -71,12 +71,12 @@ pub fn draw_forest<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 18).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let label_style = ("sans-serif", 13).into_font().color(&theme.text);
     // A description wider than the plot wraps under it instead of running off (#17, 390 px).
-    let desc_style = ("sans-serif", 13).into_font().color(&theme.text);
     let (plot_area, x_desc) = x_described(
         &plot_area,
         &chart.x_desc,
-        &desc_style,
+        &label_style,
         14,
         chart.label_width,
     )?;
@@ -88,11 +88,8 @@ pub fn draw_forest<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(x0..x1, 0.0..(n.max(1) as f64))?;
-    let label_style = ("sans-serif", 13).into_font().color(&theme.text);
-    // About one axis label per 56 px of plot, so a narrow chart's labels do not run together
-    // (at least 3: with 2, plotters' round steps can leave the zero alone).
-    let plot_width = ctx.plotting_area().dim_in_pixel().0;
-    let x_labels = (plot_width / 56).clamp(3, 10) as usize;
+    // At least 3: with 2, plotters' round steps can leave the zero alone.
+    let x_labels = x_label_count(ctx.plotting_area().dim_in_pixel().0, 3);
     ctx.configure_mesh()
         .x_desc(x_desc)
         .x_labels(x_labels)

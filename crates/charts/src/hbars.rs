@@ -47,12 +47,12 @@ pub fn draw_hbars<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 17).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let label_style = ("sans-serif", 12).into_font().color(&theme.text);
     // A description wider than the plot wraps under it instead of running off (#17, 390 px).
-    let desc_style = ("sans-serif", 12).into_font().color(&theme.text);
     let (plot_area, x_desc) = x_described(
         &plot_area,
         &chart.x_desc,
-        &desc_style,
+        &label_style,
         14,
         chart.label_width,
     )?;
@@ -62,7 +62,6 @@ pub fn draw_hbars<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(chart.label_width)
         .build_cartesian_2d(0.0..top, 0.0..(n.max(1) as f64))?;
-    let label_style = ("sans-serif", 12).into_font().color(&theme.text);
     ctx.configure_mesh()
         .x_desc(x_desc)
         .disable_y_mesh()

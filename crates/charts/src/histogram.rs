@@ -51,16 +51,15 @@ pub fn draw_histogram<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 17).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let label_style = ("sans-serif", 12).into_font().color(&theme.text);
     // A description wider than the plot wraps under it instead of running off (#17, 390 px).
-    let desc_style = ("sans-serif", 12).into_font().color(&theme.text);
-    let (plot_area, x_desc) = x_described(&plot_area, &chart.x_desc, &desc_style, 14, 48)?;
+    let (plot_area, x_desc) = x_described(&plot_area, &chart.x_desc, &label_style, 14, 48)?;
     let mut ctx = ChartBuilder::on(&plot_area)
         .margin(14)
         .margin_top(0)
         .x_label_area_size(40)
         .y_label_area_size(48)
         .build_cartesian_2d(0.0..1.0, 0.0..top)?;
-    let label_style = ("sans-serif", 12).into_font().color(&theme.text);
     ctx.configure_mesh()
         .x_desc(x_desc)
         .y_desc(chart.y_desc.as_str())

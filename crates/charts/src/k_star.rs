@@ -65,12 +65,12 @@ pub fn draw_k_star_histogram<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let title_style = ("sans-serif", 18).into_font().color(&theme.text);
     let plot_area = titled(area, &chart.title, &title_style, 14)?;
+    let label_style = ("sans-serif", 13).into_font().color(&theme.text);
     // A description wider than the plot wraps under it instead of running off (#17, 390 px).
-    let desc_style = ("sans-serif", 13).into_font().color(&theme.text);
     let (plot_area, x_desc) = x_described(
         &plot_area,
         "k* (tables needed to hold every gold table)",
-        &desc_style,
+        &label_style,
         14,
         48,
     )?;
@@ -80,7 +80,6 @@ pub fn draw_k_star_histogram<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(48)
         .build_cartesian_2d(0.0..n, 0.0..top)?;
-    let label_style = ("sans-serif", 13).into_font().color(&theme.text);
     ctx.configure_mesh()
         .x_desc(x_desc)
         .y_desc("questions")

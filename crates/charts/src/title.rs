@@ -65,3 +65,9 @@ pub fn x_described<'a, DB: DrawingBackend>(
     }
     Ok((above, ""))
 }
+
+/// How many x-axis labels to ask plotters for on a plot `plot_width` px wide: about one per
+/// 56 px, so a narrow chart's labels do not run together, at least `at_least`, at most 10.
+pub fn x_label_count(plot_width: u32, at_least: u32) -> usize {
+    (plot_width / 56).clamp(at_least, 10) as usize
+}

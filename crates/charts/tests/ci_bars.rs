@@ -1,6 +1,9 @@
 //! CI bar chart drawn to SVG: one rectangle per row with its exact length, whiskers at the
 //! interval ends, labels as escaped text, rows hit-testable.
 
+mod common;
+
+use common::{numbers, texts};
 use plotters::prelude::*;
 use plotters_svg::SVGBackend;
 use runlens_charts::{BarLayout, CiBar, CiBarChart, Theme, draw_ci_bars};
@@ -151,31 +154,22 @@ fn a_narrow_chart_has_fewer_axis_labels() {
         x_range: (0.0, 100.0),
         ..chart(vec![bar("a", 61.5, Some((55.0, 68.0)))])
     };
-    let numbers = |width: u32| {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
-            draw_ci_bars(&root, &c).unwrap();
-            root.present().unwrap();
-        }
-        svg.split("<text")
-            .skip(1)
-            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
-            .filter(|t| t.trim().parse::<f64>().is_ok())
-            .count()
-    };
+    let labels = |width: u32| numbers(&svg(&c, width));
     // 320 px: 320 − 2 × 14 margin − 160 label width = 132 px of plot → 2 labels' worth.
-    assert!(numbers(320) <= 3, "{}", numbers(320));
+    assert!(labels(320) <= 3, "{}", labels(320));
     // 720 px: 532 px of plot → up to 9 labels (0, 20, …, 100 as plotters rounds them).
-    assert!(numbers(720) >= 5, "{}", numbers(720));
+    assert!(labels(720) >= 5, "{}", labels(720));
 }
 
-/// The text of every `<text>` element, in order.
-fn texts(svg: &str) -> Vec<String> {
-    svg.split("</text>")
-        .filter_map(|t| Some(t.rsplit_once('>')?.1.trim().to_owned()))
-        .filter(|t| !t.is_empty())
-        .collect()
+/// `c` drawn `width` px wide, 300 high.
+fn svg(c: &CiBarChart, width: u32) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
+        draw_ci_bars(&root, c).unwrap();
+        root.present().unwrap();
+    }
+    svg
 }
 
 /// #17, a 390 px screen: the leaderboard's x-axis description is wider than the plot, so it
@@ -189,15 +183,7 @@ fn a_description_wider_than_the_plot_wraps_under_the_chart() {
         x_range: (0.0, 100.0),
         ..chart(vec![bar("a", 61.5, Some((55.0, 68.0)))])
     };
-    let draw = |width: u32| {
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
-            draw_ci_bars(&root, &c).unwrap();
-            root.present().unwrap();
-        }
-        texts(&svg)
-    };
+    let draw = |width: u32| texts(&svg(&c, width));
     let wide = draw(1400);
     assert!(wide.iter().any(|t| t == desc), "{wide:?}");
     let narrow = draw(390);

@@ -1,6 +1,9 @@
 //! Forest plot drawn to SVG: one dot per model row at its exact x, one diamond for the
 //! pooled row, whiskers at the interval ends, a zero line, labels as escaped text.
 
+mod common;
+
+use common::numbers;
 use plotters::prelude::*;
 use plotters_svg::SVGBackend;
 use runlens_charts::{ForestChart, ForestLayout, ForestRow, Theme, draw_forest};
@@ -105,7 +108,7 @@ fn an_empty_plot_draws_without_rows() {
 /// #17, a 390 px screen: about one x-axis label per 56 px of plot (the labels ran together).
 #[test]
 fn a_narrow_forest_plot_has_fewer_axis_labels() {
-    let numbers = |width: u32| {
+    let labels = |width: u32| {
         let chart = ForestChart {
             title: "net".into(),
             x_desc: "pp".into(),
@@ -121,15 +124,11 @@ fn a_narrow_forest_plot_has_fewer_axis_labels() {
             draw_forest(&root, &chart).unwrap();
             root.present().unwrap();
         }
-        svg.split("<text")
-            .skip(1)
-            .filter_map(|t| t.split('>').nth(1)?.split('<').next())
-            .filter(|t| t.trim().parse::<f64>().is_ok())
-            .count()
+        numbers(&svg)
     };
     // 390 px: 390 − 2 × 14 − 160 = 202 px of plot → 3 labels' worth (plotters may round up
     // to a nicer step, never more).
-    assert!(numbers(390) <= 4, "{}", numbers(390));
+    assert!(labels(390) <= 4, "{}", labels(390));
     // 1400 px: 1,212 px of plot → the usual ten or so.
-    assert!(numbers(1400) >= 8, "{}", numbers(1400));
+    assert!(labels(1400) >= 8, "{}", labels(1400));
 }
