@@ -70,11 +70,7 @@ pub fn opened_by<'a>(body: &'a BundleBody, query: &ViewQuery) -> Option<(usize, 
         _ => return None,
     };
     let at = body.corpora.iter().position(|c| c.name == corpus)?;
-    let row = body.corpora[at]
-        .results
-        .iter()
-        .find(|r| r.trace_id == trace)?;
-    Some((at, row.candidates.get(model)?.as_ref()?))
+    Some((at, body.corpora[at].cell(trace, model)?))
 }
 
 /// The opened cell of an answer whole: `filled` when it is the cell the answer holds

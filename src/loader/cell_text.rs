@@ -1,5 +1,5 @@
 //! The cells' text of a `runlens.bundle/2` the loader worker read without it
-//! ([`runlens_core::bundle::v2::read_bundle_light`]): one text chunk (about 1 MiB) fetched
+//! ([`runlens_core::bundle::v2::read_bundle_after`]): one text chunk (about 1 MiB) fetched
 //! when a trajectory or a cell is opened (a `Range` request into the zip, a GET in a
 //! directory, a `Blob.slice` of an opened file), checked against the manifest's size and
 //! SHA-256, inflated, and kept among the last few; the cell's record is put back from it.

@@ -73,8 +73,8 @@ pub struct Early<'a> {
     /// past that makes the loader copy it (hold a `Weak`).
     pub tables: &'a dyn Fn(std::rc::Rc<Bundle>),
     /// Takes the cells' text chunks: given, the bundle is read without the cells' text
-    /// ([`runlens_core::bundle::v2::read_bundle_light`]) and its chunks are handed over to be
-    /// fetched when a cell is opened (the loader worker); `None`: the whole bundle is read.
+    /// ([`runlens_core::bundle::v2::read_bundle_after`]) and its chunks are handed over to
+    /// be fetched when a cell is opened (the loader worker); `None`: the whole bundle is read.
     pub cell_texts: Option<&'a dyn Fn(super::cell_text::CellTexts)>,
 }
 
