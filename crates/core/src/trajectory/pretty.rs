@@ -36,18 +36,18 @@ pub fn sql_pretty(spans: Vec<HighlightSpan>) -> Vec<HighlightSpan> {
         .map(|s| (s.kind != SpanKind::Whitespace).then(|| s.text.to_ascii_uppercase()))
         .collect();
     let next_word = |i: usize| words[i + 1..].iter().flatten().next().map(String::as_str);
+    let joined =
+        |w: Option<&str>| w.is_some_and(|w| JOIN_START.contains(&w) || JOIN_PART.contains(&w));
     let mut out: Vec<HighlightSpan> = Vec::with_capacity(spans.len() + 8);
     let (mut depth, mut clause, mut between) = (0i32, String::new(), false);
     let mut prev: Option<&str> = None;
-    for (i, span) in spans.iter().enumerate() {
+    for (i, span) in spans.into_iter().enumerate() {
         let Some(word) = words[i].as_deref() else {
-            out.push(span.clone());
+            out.push(span);
             continue;
         };
         let keyword = span.kind == SpanKind::Keyword;
         let outer = depth == 0 && prev.is_some();
-        let joined =
-            |w: Option<&str>| w.is_some_and(|w| JOIN_START.contains(&w) || JOIN_PART.contains(&w));
         let brk = if !outer {
             None
         } else if prev == Some(";") {
@@ -83,7 +83,7 @@ pub fn sql_pretty(spans: Vec<HighlightSpan>) -> Vec<HighlightSpan> {
             _ => {}
         }
         prev = Some(word);
-        out.push(span.clone());
+        out.push(span);
     }
     out
 }
