@@ -13,6 +13,7 @@ use std::io::{Read, Write};
 
 use serde::{Deserialize, Serialize};
 
+use super::packed::{Packed, pack};
 use super::schema::{Column, Kind};
 use super::split::ColumnData;
 
@@ -28,16 +29,16 @@ struct TableDoc {
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct ColumnDoc {
-    name: String,
+pub(super) struct ColumnDoc {
+    pub(super) name: String,
     /// Bitmap of the rows with a value; `None` when every row has one.
-    validity: Option<Vec<u8>>,
-    values: Values,
+    pub(super) validity: Option<Vec<u8>>,
+    pub(super) values: Values,
 }
 
 /// The values of the rows that have one.
 #[derive(Debug, Serialize, Deserialize)]
-enum Values {
+pub(super) enum Values {
     U64(Vec<u64>),
     F64(Vec<f64>),
     Bool(Vec<bool>),
@@ -78,103 +79,30 @@ fn expected(kind: Kind) -> &'static str {
     }
 }
 
-fn validity<T>(rows: &[Option<T>]) -> Option<Vec<u8>> {
-    if rows.iter().all(Option::is_some) {
-        return None;
-    }
-    let mut bits = vec![0u8; rows.len().div_ceil(8)];
-    for (i, _) in rows.iter().enumerate().filter(|(_, r)| r.is_some()) {
-        bits[i / 8] |= 1 << (i % 8);
-    }
-    Some(bits)
-}
-
-/// Codes for strings, the dictionary in first-seen order.
-#[derive(Default)]
-struct Dictionary<'a> {
-    dict: Vec<String>,
-    codes: HashMap<&'a str, u32>,
-}
-
-impl<'a> Dictionary<'a> {
-    fn code(&mut self, s: &'a str) -> u32 {
-        let next = self.dict.len() as u32;
-        *self.codes.entry(s).or_insert_with(|| {
-            self.dict.push(s.to_owned());
-            next
-        })
-    }
-}
-
-fn values(kind: Kind, data: &ColumnData) -> (Option<Vec<u8>>, Values) {
-    match data {
-        ColumnData::U64(v) => (
-            validity(v),
-            Values::U64(v.iter().flatten().copied().collect()),
-        ),
-        ColumnData::F64(v) => (
-            validity(v),
-            Values::F64(v.iter().flatten().copied().collect()),
-        ),
-        ColumnData::Bool(v) => (
-            validity(v),
-            Values::Bool(v.iter().flatten().copied().collect()),
-        ),
-        ColumnData::Str(v) if kind == Kind::Dict => {
-            let mut d = Dictionary::default();
-            let codes = v.iter().flatten().map(|s| d.code(s)).collect();
-            (
-                validity(v),
-                Values::Dict {
-                    dict: d.dict,
-                    codes,
-                },
-            )
-        }
-        ColumnData::Str(v) => (
-            validity(v),
-            Values::Text(v.iter().flatten().cloned().collect()),
-        ),
-        ColumnData::StrList(v) => {
-            let mut d = Dictionary::default();
-            let mut lens = Vec::new();
-            let mut codes = Vec::new();
-            for list in v.iter().flatten() {
-                lens.push(list.len() as u32);
-                codes.extend(list.iter().map(|s| d.code(s)));
-            }
-            (
-                validity(v),
-                Values::DictList {
-                    dict: d.dict,
-                    lens,
-                    codes,
-                },
-            )
-        }
-    }
-}
-
 /// Encodes `columns` (aligned with `spec`, `rows` each) as gzip-compressed postcard.
 pub fn encode(spec: &[Column], columns: &[ColumnData], rows: usize) -> Vec<u8> {
+    let packed = spec
+        .iter()
+        .zip(columns)
+        .map(|(c, d)| pack(c, d, rows))
+        .collect();
+    encode_packed(spec, packed, rows)
+}
+
+/// Encodes packed columns (aligned with `spec`, `rows` each) as gzip-compressed postcard.
+pub fn encode_packed(spec: &[Column], columns: Vec<Packed>, rows: usize) -> Vec<u8> {
     let doc = TableDoc {
         layout: LAYOUT,
         rows: rows as u64,
         columns: spec
             .iter()
             .zip(columns)
-            .map(|(c, d)| {
-                let (validity, values) = values(c.kind, d);
-                ColumnDoc {
-                    name: c.name.to_owned(),
-                    validity,
-                    values,
-                }
-            })
+            .map(|(c, p)| p.into_doc(c.name))
             .collect(),
     };
     // Serialising plain data into a Vec, and gzip into a Vec, cannot fail.
     let plain = postcard::to_allocvec(&doc).unwrap_or_default();
+    drop(doc);
     let mut gz = flate2::write::GzEncoder::new(
         Vec::with_capacity(plain.len() / 3),
         flate2::Compression::default(),
@@ -428,7 +356,15 @@ mod tests {
             DecodeError::Missing("gone")
         );
         // A table claiming 4 rows with 3 rows of values.
-        let short = encode(&SPEC, &columns(), 4);
+        let mut plain = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_end(&mut plain)
+            .unwrap();
+        let mut doc: TableDoc = postcard::from_bytes(&plain).unwrap();
+        doc.rows = 4;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(&postcard::to_allocvec(&doc).unwrap()).unwrap();
+        let short = gz.finish().unwrap();
         assert_eq!(
             decode(&SPEC, &short).unwrap_err(),
             DecodeError::Length {

@@ -19,6 +19,7 @@
 pub mod cell_text;
 pub mod codec;
 pub mod facts;
+pub mod packed;
 mod read;
 pub mod schema;
 pub mod split;

@@ -100,6 +100,19 @@ impl ColumnData {
     }
 }
 
+/// Where [`split_row`] puts a row's column values.
+pub trait ColumnSink {
+    /// Appends `value` if it fits the column's `kind`, else a row without a value; returns
+    /// whether it fitted.
+    fn push_value(&mut self, kind: Kind, value: Option<&Value>) -> bool;
+}
+
+impl ColumnSink for ColumnData {
+    fn push_value(&mut self, kind: Kind, value: Option<&Value>) -> bool {
+        self.push(kind, value)
+    }
+}
+
 /// The object at `path` (all but the last key) inside `row`, if every step is an object.
 fn parent_mut<'a>(
     row: &'a mut Map<String, Value>,
@@ -115,15 +128,15 @@ fn parent_mut<'a>(
 /// Appends one value per column of `table` from `row`, taking the values of `take` columns
 /// out of it when they fit (a value that does not fit stays in the row, the column gets
 /// `None`). What is left of `row` is its text record.
-pub fn split_row(table: &Table, columns: &mut [ColumnData], row: &mut Map<String, Value>) {
+pub fn split_row<S: ColumnSink>(table: &Table, columns: &mut [S], row: &mut Map<String, Value>) {
     for (col, data) in table.columns.iter().zip(columns.iter_mut()) {
         let Some(last) = col.path.last() else {
-            data.push_none();
+            data.push_value(col.kind, None);
             continue;
         };
         let parent = parent_mut(row, col.path);
         let value = parent.as_ref().and_then(|p| p.get(*last));
-        let fitted = data.push(col.kind, value);
+        let fitted = data.push_value(col.kind, value);
         // A value that does not fit stays in the record; the column says nothing for it.
         if fitted
             && col.take

@@ -13,18 +13,20 @@ pub const CHUNK_BYTES: usize = 1 << 20;
 #[derive(Default)]
 pub struct TextWriter {
     current: Vec<u8>,
-    /// Closed chunks, gzip-compressed.
-    pub chunks: Vec<Vec<u8>>,
+    /// Chunks closed and not yet taken, gzip-compressed, with their numbers.
+    closed: Vec<(usize, Vec<u8>)>,
+    /// Chunks closed so far.
+    n_closed: usize,
 }
 
 impl TextWriter {
     /// Adds a record (compact JSON of a non-empty object, or nothing for `{}`); its index.
     pub fn push(&mut self, record: &[u8]) -> (u64, u64, u64) {
         if record.is_empty() {
-            return (self.chunks.len() as u64, 0, 0);
+            return (self.n_closed as u64, 0, 0);
         }
         let at = (
-            self.chunks.len() as u64,
+            self.n_closed as u64,
             self.current.len() as u64,
             record.len() as u64,
         );
@@ -43,16 +45,23 @@ impl TextWriter {
         );
         // Writing into a Vec cannot fail.
         let _ = encoder.write_all(&self.current);
-        self.chunks.push(encoder.finish().unwrap_or_default());
+        self.closed
+            .push((self.n_closed, encoder.finish().unwrap_or_default()));
+        self.n_closed += 1;
         self.current.clear();
     }
 
-    /// The chunks, the last one closed.
-    pub fn finish(mut self) -> Vec<Vec<u8>> {
+    /// The chunks closed since the last call, with their numbers.
+    pub fn take_closed(&mut self) -> Vec<(usize, Vec<u8>)> {
+        std::mem::take(&mut self.closed)
+    }
+
+    /// The chunks not yet taken, the last one closed, with their numbers.
+    pub fn finish(mut self) -> Vec<(usize, Vec<u8>)> {
         if !self.current.is_empty() {
             self.close();
         }
-        self.chunks
+        self.closed
     }
 }
 
@@ -81,10 +90,14 @@ mod tests {
         let big = vec![b'x'; CHUNK_BYTES];
         assert_eq!(w.push(&big), (0, 18, CHUNK_BYTES as u64));
         assert_eq!(w.push(br#"{"c":2}"#), (1, 0, 7)); // the first chunk closed
-        let chunks = w.finish();
-        assert_eq!(chunks.len(), 2);
-        let first = inflate(&chunks[0]).unwrap();
+        let closed = w.take_closed();
+        assert_eq!(closed.len(), 1);
+        assert_eq!(closed[0].0, 0);
+        let first = inflate(&closed[0].1).unwrap();
         assert_eq!(&first[8..17], br#"{"b":"x"}"#);
-        assert_eq!(inflate(&chunks[1]).unwrap(), b"{\"c\":2}\n");
+        let rest = w.finish();
+        assert_eq!(rest.len(), 1);
+        assert_eq!(rest[0].0, 1);
+        assert_eq!(inflate(&rest[0].1).unwrap(), b"{\"c\":2}\n");
     }
 }

@@ -6,11 +6,12 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::codec::encode;
+use super::codec::encode_packed;
+use super::packed::Packed;
 use super::schema::{
     CELLS, Column, FAILURE_LABELS, FM_LABELS, GATE_ROWS, Kind, QUESTIONS, RANKINGS, RESULTS, Table,
 };
-use super::split::{ColumnData, empty_columns, split_row};
+use super::split::split_row;
 use super::text::TextWriter;
 use super::{CorpusInfo, EntryInfo, FORMAT_V2, Manifest, SCHEMA_PROMPT, V2Error};
 use crate::bundle::codec::hex;
@@ -59,23 +60,20 @@ pub(crate) fn stored_columns(table: &Table) -> Vec<Column> {
 }
 
 /// A table being filled.
-struct Builder {
+pub(super) struct Builder {
     table: Table,
-    columns: Vec<ColumnData>,
-    index: Vec<ColumnData>,
+    columns: Vec<Packed>,
+    index: Vec<Packed>,
     text: TextWriter,
     rows: usize,
 }
 
 impl Builder {
-    fn new(table: Table) -> Builder {
-        let index = stored_columns(&table)[table.columns.len()..]
-            .iter()
-            .map(|c| ColumnData::new(c.kind))
-            .collect();
+    pub(super) fn new(table: Table) -> Builder {
+        let packed = |cols: &[Column]| cols.iter().map(|c| Packed::new(c.kind)).collect();
         Builder {
-            columns: empty_columns(&table),
-            index,
+            columns: packed(table.columns),
+            index: packed(&stored_columns(&table)[table.columns.len()..]),
             table,
             text: TextWriter::default(),
             rows: 0,
@@ -115,28 +113,35 @@ impl Builder {
         let (chunk, offset, len) = self.text.push(&bytes);
         let n = self.index.len();
         for (slot, value) in self.index[n - 3..].iter_mut().zip([chunk, offset, len]) {
-            if let ColumnData::U64(v) = slot {
-                v.push(Some(value));
-            }
+            slot.push_u64(value);
         }
         self.rows += 1;
     }
 
-    /// The table's entry and its text chunks under `dir`; its row count goes to `rows`.
-    fn finish(self, dir: &str, entries: &mut Vec<Entry>, rows: &mut IndexMap<String, u64>) {
+    /// The table's entry and its text chunks not yet taken ([`Builder::closed_chunks`])
+    /// under `dir`; its row count goes to `rows`.
+    pub(super) fn finish(
+        self,
+        dir: &str,
+        entries: &mut Vec<Entry>,
+        rows: &mut IndexMap<String, u64>,
+    ) {
         let path = format!("{dir}/{}.cols.gz", self.table.name);
         let spec = stored_columns(&self.table);
+        rows.insert(self.table.name.to_owned(), self.rows as u64);
+        let chunks = self.text.finish();
+        let name = self.table.name;
+        let chunk_paths: Vec<String> = chunks
+            .iter()
+            .map(|(n, _)| format!("{dir}/{name}.text/{n}.gz"))
+            .collect();
         let mut all = self.columns;
         all.extend(self.index);
-        let bytes = encode(&spec, &all, self.rows);
+        let bytes = encode_packed(&spec, all, self.rows);
         entries.push(Entry { path, bytes });
-        for (n, chunk) in self.text.finish().into_iter().enumerate() {
-            entries.push(Entry {
-                path: format!("{dir}/{}.text/{n}.gz", self.table.name),
-                bytes: chunk,
-            });
+        for (path, (_, bytes)) in chunk_paths.into_iter().zip(chunks) {
+            entries.push(Entry { path, bytes });
         }
-        rows.insert(self.table.name.to_owned(), self.rows as u64);
     }
 }
 
@@ -181,16 +186,10 @@ fn results_and_cells(
                 Some(cell) => cells.push(cell)?,
                 None => cells.push_object(Map::new()),
             }
-            if let [
-                ColumnData::U64(r),
-                ColumnData::Str(m),
-                ColumnData::Bool(null),
-                ..,
-            ] = &mut cells.index[..]
-            {
-                r.push(Some(i as u64));
-                m.push(Some(model.clone()));
-                null.push(Some(cell.is_none()));
+            if let [r, m, null, ..] = &mut cells.index[..] {
+                r.push_u64(i as u64);
+                m.push_str(model);
+                null.push_bool(cell.is_none());
             }
         }
     }

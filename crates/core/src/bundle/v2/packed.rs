@@ -1,0 +1,235 @@
+//! A column being written, held in its stored shape from the first row: a validity bitmap and
+//! the values of the rows that have one (integers as `u64`, strings as dictionary codes). A
+//! writer of millions of rows holds about 8 bytes per value, not an `Option<String>`.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::codec::{ColumnDoc, Values};
+use super::schema::{Column, Kind};
+use super::split::{ColumnData, ColumnSink};
+
+/// Strings and their codes, the dictionary in first-seen order.
+#[derive(Debug, Default)]
+struct Dictionary {
+    dict: Vec<String>,
+    codes: HashMap<String, u32>,
+}
+
+impl Dictionary {
+    fn code(&mut self, s: &str) -> u32 {
+        if let Some(&code) = self.codes.get(s) {
+            return code;
+        }
+        let code = self.dict.len() as u32;
+        self.dict.push(s.to_owned());
+        self.codes.insert(s.to_owned(), code);
+        code
+    }
+}
+
+#[derive(Debug)]
+enum Store {
+    U64(Vec<u64>),
+    F64(Vec<f64>),
+    Bool(Vec<bool>),
+    Dict(Dictionary, Vec<u32>),
+    Text(Vec<String>),
+    DictList(Dictionary, Vec<u32>, Vec<u32>),
+}
+
+/// One column's values so far.
+#[derive(Debug)]
+pub struct Packed {
+    kind: Kind,
+    rows: usize,
+    /// Bit `i` set: row `i` has a value.
+    bits: Vec<u8>,
+    missing: bool,
+    store: Store,
+}
+
+impl Packed {
+    /// An empty column of `kind`.
+    pub fn new(kind: Kind) -> Packed {
+        let store = match kind {
+            Kind::U64 | Kind::Len => Store::U64(Vec::new()),
+            Kind::F64 => Store::F64(Vec::new()),
+            Kind::Bool => Store::Bool(Vec::new()),
+            Kind::Dict => Store::Dict(Dictionary::default(), Vec::new()),
+            Kind::Text => Store::Text(Vec::new()),
+            Kind::TextList => Store::DictList(Dictionary::default(), Vec::new(), Vec::new()),
+        };
+        Packed {
+            kind,
+            rows: 0,
+            bits: Vec::new(),
+            missing: false,
+            store,
+        }
+    }
+
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether no rows are held.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    fn mark(&mut self, present: bool) {
+        if self.rows.is_multiple_of(8) {
+            self.bits.push(0);
+        }
+        if present {
+            if let Some(last) = self.bits.last_mut() {
+                *last |= 1 << (self.rows % 8);
+            }
+        } else {
+            self.missing = true;
+        }
+        self.rows += 1;
+    }
+
+    /// Appends a row without a value.
+    pub fn push_none(&mut self) {
+        self.mark(false);
+    }
+
+    /// Appends an integer (a `U64` or `Len` column).
+    pub fn push_u64(&mut self, value: u64) {
+        if let Store::U64(v) = &mut self.store {
+            v.push(value);
+            self.mark(true);
+        } else {
+            self.mark(false);
+        }
+    }
+
+    /// Appends a string (a `Dict` or `Text` column).
+    pub fn push_str(&mut self, value: &str) {
+        match &mut self.store {
+            Store::Dict(d, codes) => codes.push(d.code(value)),
+            Store::Text(v) => v.push(value.to_owned()),
+            _ => return self.mark(false),
+        }
+        self.mark(true);
+    }
+
+    /// Appends a boolean (a `Bool` column).
+    pub fn push_bool(&mut self, value: bool) {
+        if let Store::Bool(v) = &mut self.store {
+            v.push(value);
+            self.mark(true);
+        } else {
+            self.mark(false);
+        }
+    }
+
+    /// Appends `value` if it fits this column's kind (`Len`: an array's length), else a row
+    /// without a value; returns whether it fitted.
+    pub fn push_json(&mut self, value: Option<&Value>) -> bool {
+        let fitted = match (value, &mut self.store) {
+            (None, _) => false,
+            (Some(v), Store::U64(out)) if self.kind == Kind::Len => {
+                v.as_array().map(|a| out.push(a.len() as u64)).is_some()
+            }
+            (Some(v), Store::U64(out)) => v.as_u64().map(|n| out.push(n)).is_some(),
+            (Some(v), Store::F64(out)) => v.is_f64() && v.as_f64().map(|x| out.push(x)).is_some(),
+            (Some(v), Store::Bool(out)) => v.as_bool().map(|b| out.push(b)).is_some(),
+            (Some(v), Store::Dict(d, codes)) => v.as_str().map(|s| codes.push(d.code(s))).is_some(),
+            (Some(v), Store::Text(out)) => v.as_str().map(|s| out.push(s.to_owned())).is_some(),
+            (Some(v), Store::DictList(d, lens, codes)) => {
+                match v
+                    .as_array()
+                    .and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
+                {
+                    Some(list) => {
+                        lens.push(list.len() as u32);
+                        codes.extend(list.into_iter().map(|s| d.code(s)));
+                        true
+                    }
+                    None => false,
+                }
+            }
+        };
+        self.mark(fitted);
+        fitted
+    }
+
+    /// Row `i` of `data` (a column of this kind); `None` when absent.
+    fn push_data(&mut self, data: &ColumnData, i: usize) {
+        match data {
+            ColumnData::U64(v) => match v.get(i).copied().flatten() {
+                Some(x) => self.push_u64(x),
+                None => self.push_none(),
+            },
+            ColumnData::F64(v) => match (v.get(i).copied().flatten(), &mut self.store) {
+                (Some(x), Store::F64(out)) => {
+                    out.push(x);
+                    self.mark(true);
+                }
+                _ => self.push_none(),
+            },
+            ColumnData::Bool(v) => match v.get(i).copied().flatten() {
+                Some(b) => self.push_bool(b),
+                None => self.push_none(),
+            },
+            ColumnData::Str(v) => match v.get(i).and_then(Option::as_deref) {
+                Some(s) => self.push_str(s),
+                None => self.push_none(),
+            },
+            ColumnData::StrList(v) => match (v.get(i).and_then(Option::as_ref), &mut self.store) {
+                (Some(list), Store::DictList(d, lens, codes)) => {
+                    lens.push(list.len() as u32);
+                    codes.extend(list.iter().map(|s| d.code(s)));
+                    self.mark(true);
+                }
+                _ => self.push_none(),
+            },
+        }
+    }
+
+    /// The column as stored under `name`.
+    pub(super) fn into_doc(self, name: &str) -> ColumnDoc {
+        let validity = self.missing.then_some(self.bits);
+        let values = match self.store {
+            Store::U64(v) => Values::U64(v),
+            Store::F64(v) => Values::F64(v),
+            Store::Bool(v) => Values::Bool(v),
+            Store::Dict(d, codes) => Values::Dict {
+                dict: d.dict,
+                codes,
+            },
+            Store::Text(v) => Values::Text(v),
+            Store::DictList(d, lens, codes) => Values::DictList {
+                dict: d.dict,
+                lens,
+                codes,
+            },
+        };
+        ColumnDoc {
+            name: name.to_owned(),
+            validity,
+            values,
+        }
+    }
+}
+
+impl ColumnSink for Packed {
+    fn push_value(&mut self, _kind: Kind, value: Option<&Value>) -> bool {
+        self.push_json(value)
+    }
+}
+
+/// `data` (a column of `column`'s kind, `rows` long) packed.
+pub fn pack(column: &Column, data: &ColumnData, rows: usize) -> Packed {
+    let mut p = Packed::new(column.kind);
+    for i in 0..rows {
+        p.push_data(data, i);
+    }
+    p
+}
