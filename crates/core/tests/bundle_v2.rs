@@ -8,7 +8,7 @@ mod common;
 
 use std::io::Cursor;
 
-use runlens_core::bundle::v2::codec::encode;
+use runlens_core::bundle::v2::packed::encode;
 use runlens_core::bundle::v2::schema::{Column, Kind};
 use runlens_core::bundle::v2::split::ColumnData;
 use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip, zip_order};

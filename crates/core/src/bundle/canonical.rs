@@ -16,7 +16,7 @@ use super::{BundleBody, Corpus};
 
 /// A corpus's row lists, in the order their splice points are looked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum List {
+pub(crate) enum List {
     Questions,
     Results,
     Rankings,
@@ -78,7 +78,7 @@ impl List {
 
 /// One step of the pieces: skeleton bytes, or one corpus's row list.
 #[derive(Debug, Clone, PartialEq)]
-enum Step {
+pub(crate) enum Step {
     Skeleton(Range<usize>),
     List(usize, List),
 }
@@ -145,7 +145,7 @@ impl Iterator for CanonicalPieces<'_> {
 /// Where the skeleton's corpus row lists are: the skeleton cut into the bytes before each
 /// list's `]` and the list itself. A list is a key of [`List`] whose value is `[]` inside
 /// a corpus object (an object directly in the body's `corpora` array); strings are skipped.
-fn plan(skeleton: &[u8]) -> Vec<Step> {
+pub(crate) fn plan(skeleton: &[u8]) -> Vec<Step> {
     let mut steps = Vec::new();
     let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
     let (mut string_start, mut last_string) = (0usize, 0..0);

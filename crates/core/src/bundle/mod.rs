@@ -14,7 +14,7 @@
 //! assert_eq!(back.content_hash, back.body.content_hash());
 //! ```
 
-mod canonical;
+pub(crate) mod canonical;
 mod cell;
 mod codec;
 mod corpus;

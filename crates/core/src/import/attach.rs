@@ -19,6 +19,25 @@ struct Keys {
     cells: HashSet<(String, String)>,
 }
 
+/// What a corpus holds, for placing a Jev row.
+pub(crate) trait CorpusKeys {
+    /// The corpus has the question `trace_id`.
+    fn has_id(&self, trace_id: &str) -> bool;
+    /// The corpus has a (non-null) cell of `model` for `trace_id`.
+    fn has_cell(&self, trace_id: &str, model: &str) -> bool;
+}
+
+impl CorpusKeys for Keys {
+    fn has_id(&self, trace_id: &str) -> bool {
+        self.ids.contains(trace_id)
+    }
+
+    fn has_cell(&self, trace_id: &str, model: &str) -> bool {
+        self.cells
+            .contains(&(trace_id.to_owned(), model.to_owned()))
+    }
+}
+
 /// Parses the Jev files and attaches their rows.
 pub(crate) fn attach_jev(
     corpora: &mut Vec<Corpus>,
@@ -30,13 +49,8 @@ pub(crate) fn attach_jev(
     }
     let free = corpora.is_empty();
     if free {
-        let (dir, _) = split_path(&files[0].0.path);
         corpora.push(Corpus {
-            name: if dir.is_empty() {
-                "out".to_owned()
-            } else {
-                dir.to_owned()
-            },
+            name: free_corpus_name(&files[0].0.path),
             ..Corpus::default()
         });
     }
@@ -103,6 +117,17 @@ pub(crate) fn attach_jev(
     Ok(())
 }
 
+/// The name of the corpus made for Jev rows when no corpus was given: the folder of the
+/// first Jev file, else `out`.
+pub(crate) fn free_corpus_name(first_jev_path: &str) -> String {
+    let (dir, _) = split_path(first_jev_path);
+    if dir.is_empty() {
+        "out".to_owned()
+    } else {
+        dir.to_owned()
+    }
+}
+
 fn keys_of(c: &Corpus) -> Keys {
     let mut ids: HashSet<String> = c.questions.iter().map(|q| q.trace_id.clone()).collect();
     ids.extend(c.results.iter().map(|r| r.trace_id.clone()));
@@ -113,8 +138,9 @@ fn keys_of(c: &Corpus) -> Keys {
     Keys { ids, cells }
 }
 
-fn target(
-    keys: &[Keys],
+/// The corpus a Jev row goes to (see the module's rules), with its warnings.
+pub(crate) fn target<K: CorpusKeys>(
+    keys: &[K],
     free: bool,
     trace_id: &str,
     model: Option<&str>,
@@ -124,13 +150,12 @@ fn target(
     if free {
         return Some(0);
     }
-    if let Some(model) = model {
-        let cell = (trace_id.to_owned(), model.to_owned());
-        if let Some(i) = keys.iter().position(|k| k.cells.contains(&cell)) {
-            return Some(i);
-        }
+    if let Some(model) = model
+        && let Some(i) = keys.iter().position(|k| k.has_cell(trace_id, model))
+    {
+        return Some(i);
     }
-    match keys.iter().position(|k| k.ids.contains(trace_id)) {
+    match keys.iter().position(|k| k.has_id(trace_id)) {
         Some(i) => {
             if let Some(model) = model {
                 warnings.push(Warning {

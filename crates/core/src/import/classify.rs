@@ -26,6 +26,13 @@ impl Role {
     }
 }
 
+impl Role {
+    /// True for the Jev outputs attached to corpora by `trace_id` (and cell).
+    pub fn is_jev_file(self) -> bool {
+        matches!(self, Role::Rankings | Role::FailureLabels | Role::Gate)
+    }
+}
+
 /// The file name (last `/`-separated component) and its parent path (`""` if none).
 pub(crate) fn split_path(path: &str) -> (&str, &str) {
     let path = path.trim_end_matches('/');

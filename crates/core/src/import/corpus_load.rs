@@ -121,19 +121,35 @@ fn check_fm_labels(corpus: &Corpus, warnings: &mut Vec<Warning>) {
         return;
     }
     let index = corpus.result_index();
-    for label in &corpus.fm_labels {
-        let exists = index
-            .get(label.trace_id.as_str())
-            .and_then(|&i| corpus.results[i].candidates.get(&label.model))
-            .is_some_and(Option::is_some);
-        if !exists {
+    let labels = corpus
+        .fm_labels
+        .iter()
+        .map(|l| (l.trace_id.as_str(), l.model.as_str()));
+    let has_cell = |trace_id: &str, model: &str| {
+        index
+            .get(trace_id)
+            .and_then(|&i| corpus.results[i].candidates.get(model))
+            .is_some_and(Option::is_some)
+    };
+    fm_label_warnings(&corpus.name, labels, has_cell, warnings);
+}
+
+/// A `label_for_unknown_cell` warning for each FM label (trace_id, model) of corpus `name`
+/// without a cell.
+pub(crate) fn fm_label_warnings<'a>(
+    name: &str,
+    labels: impl Iterator<Item = (&'a str, &'a str)>,
+    has_cell: impl Fn(&str, &str) -> bool,
+    warnings: &mut Vec<Warning>,
+) {
+    for (trace_id, model) in labels {
+        if !has_cell(trace_id, model) {
             warnings.push(Warning {
-                file: format!("{}/fm_labels.jsonl", corpus.name),
+                file: format!("{name}/fm_labels.jsonl"),
                 line: None,
                 kind: "label_for_unknown_cell".to_owned(),
                 message: format!(
-                    "FM label for {} / {} has no cell in results.jsonl; kept",
-                    label.trace_id, label.model
+                    "FM label for {trace_id} / {model} has no cell in results.jsonl; kept"
                 ),
             });
         }

@@ -5,6 +5,8 @@
 //! skipped with a warning. Python's `NaN`/`Infinity` tokens are rejected with a message that
 //! says so, because JSON has no such values.
 
+use std::io::BufRead;
+
 use serde_json::{Map, Value};
 
 use super::ImportError;
@@ -12,16 +14,41 @@ use crate::bundle::Warning;
 
 const UTF8_BOM: &[u8] = &[0xef, 0xbb, 0xbf];
 
-/// Parses every non-blank line of `bytes` as a JSON object and hands it to `each` with its
-/// 1-based line number, one line at a time (a whole file is never held as JSON values).
+/// Where a line's JSON text is in its file: byte offset and length (line end not included).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub offset: u64,
+    pub len: usize,
+}
+
+/// Parses every non-blank line of `bytes` as a JSON object and calls `each` with its 1-based
+/// line number; stops at the first error.
 pub(crate) fn for_each_line(
     file: &str,
     bytes: &[u8],
     warnings: &mut Vec<Warning>,
     mut each: impl FnMut(usize, Map<String, Value>, &mut Vec<Warning>) -> Result<(), ImportError>,
 ) -> Result<(), ImportError> {
-    let bytes = strip_bom(file, bytes, warnings);
-    if bytes.is_empty() {
+    for_each_line_read(file, bytes, warnings, |number, _, object, warnings| {
+        each(number, object, warnings)
+    })
+}
+
+/// [`for_each_line`] over a reader (a file too large to hold), giving each line's [`Span`].
+pub(crate) fn for_each_line_read(
+    file: &str,
+    mut reader: impl BufRead,
+    warnings: &mut Vec<Warning>,
+    mut each: impl FnMut(usize, Span, Map<String, Value>, &mut Vec<Warning>) -> Result<(), ImportError>,
+) -> Result<(), ImportError> {
+    let io = |e: std::io::Error| ImportError::at(file, None, "a readable file", e.to_string());
+    let mut offset = 0u64;
+    if reader.fill_buf().map_err(io)?.starts_with(UTF8_BOM) {
+        bom_warning(file, warnings);
+        reader.consume(UTF8_BOM.len());
+        offset = UTF8_BOM.len() as u64;
+    }
+    if reader.fill_buf().map_err(io)?.is_empty() {
         warnings.push(Warning {
             file: file.to_owned(),
             line: None,
@@ -29,14 +56,26 @@ pub(crate) fn for_each_line(
             message: "the file is empty; it contributes no rows".to_owned(),
         });
     }
-    for (index, raw) in bytes.split(|b| *b == b'\n').enumerate() {
-        let number = index + 1;
+    let mut line = Vec::new();
+    for number in 1.. {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        let start = offset;
+        offset += n as u64;
+        let raw = line.strip_suffix(b"\n").unwrap_or(&line);
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if raw.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let object = parse_object(file, Some(number), raw)?;
-        each(number, object, warnings)?;
+        let span = Span {
+            offset: start,
+            len: raw.len(),
+        };
+        each(number, span, object, warnings)?;
     }
     Ok(())
 }
@@ -62,20 +101,24 @@ pub(crate) fn parse_document(
 fn strip_bom<'a>(file: &str, bytes: &'a [u8], warnings: &mut Vec<Warning>) -> &'a [u8] {
     match bytes.strip_prefix(UTF8_BOM) {
         Some(rest) => {
-            warnings.push(Warning {
-                file: file.to_owned(),
-                line: Some(1),
-                kind: "utf8_bom".to_owned(),
-                message: "the file starts with a UTF-8 byte-order mark; it was skipped".to_owned(),
-            });
+            bom_warning(file, warnings);
             rest
         }
         None => bytes,
     }
 }
 
+fn bom_warning(file: &str, warnings: &mut Vec<Warning>) {
+    warnings.push(Warning {
+        file: file.to_owned(),
+        line: Some(1),
+        kind: "utf8_bom".to_owned(),
+        message: "the file starts with a UTF-8 byte-order mark; it was skipped".to_owned(),
+    });
+}
+
 /// Parses one line (or document) as a JSON object, with a precise error.
-fn parse_object(
+pub(crate) fn parse_object(
     file: &str,
     line: Option<usize>,
     raw: &[u8],

@@ -30,6 +30,7 @@ mod jev_rows;
 mod jsonl;
 mod names;
 mod rows;
+pub mod stream;
 // The rules YAML parser lives beside `rules.rs` (an `impl RulesConfig` block).
 #[path = "../rules_yaml.rs"]
 mod rules_yaml;
@@ -113,14 +114,47 @@ fn import_into(
     opts: &ImportOptions,
     warnings: &mut Vec<Warning>,
 ) -> Result<Imported, ImportError> {
+    let roles = roles_of(files.iter().map(|f| f.path.as_str()), opts)?;
+    let mut body = new_body(opts);
+    let corpus_dirs = read_config(files, &roles, &mut body, warnings)?;
+    for (dir, indexes) in &corpus_dirs {
+        let members: Vec<(&InputFile, Role)> =
+            indexes.iter().map(|&i| (&files[i], roles[i])).collect();
+        body.corpora.push(corpus_load::load_corpus(
+            corpus_name(dir),
+            &members,
+            warnings,
+        )?);
+    }
+    let jev_files: Vec<(&InputFile, Role)> = files
+        .iter()
+        .zip(&roles)
+        .filter(|(_, r)| r.is_jev_file())
+        .map(|(f, r)| (f, *r))
+        .collect();
+    attach::attach_jev(&mut body.corpora, &jev_files, warnings)?;
+    let ranked = universe::ranked_tables(body.corpora.iter().flat_map(|c| c.rankings.iter()));
+    finish_body(&mut body, ranked, opts, warnings);
+    let provenance = Provenance {
+        runlens_version: opts.runlens_version.clone(),
+        created_at: opts.created_at.clone(),
+        inputs: files.iter().map(input_info).collect(),
+    };
+    Ok(Imported {
+        bundle: Bundle::new(provenance, body),
+        warnings: warnings.clone(),
+    })
+}
+
+/// The role of each input path; an explicitly chosen schema or rules path must be one of them.
+fn roles_of<'a>(
+    paths: impl Iterator<Item = &'a str> + Clone,
+    opts: &ImportOptions,
+) -> Result<Vec<Role>, ImportError> {
     let schema_path = opts.schema_path.as_deref();
     let rules_path = opts.rules_path.as_deref();
-    let roles: Vec<Role> = files
-        .iter()
-        .map(|f| classify(&f.path, schema_path, rules_path))
-        .collect();
     for wanted in [schema_path, rules_path].into_iter().flatten() {
-        if !files.iter().any(|f| f.path == wanted) {
+        if !paths.clone().any(|p| p == wanted) {
             return Err(ImportError::at(
                 wanted,
                 None,
@@ -129,14 +163,36 @@ fn import_into(
             ));
         }
     }
+    Ok(paths
+        .map(|p| classify(p, schema_path, rules_path))
+        .collect())
+}
 
-    let mut body = BundleBody {
+/// An empty body with the options' synthetic flag and notice.
+fn new_body(opts: &ImportOptions) -> BundleBody {
+    BundleBody {
         synthetic: opts.synthetic,
         notice: opts.notice.clone(),
         ..BundleBody::default()
-    };
+    }
+}
+
+/// A corpus's name from its folder (`corpus` for files at the top).
+fn corpus_name(dir: &str) -> &str {
+    if dir.is_empty() { "corpus" } else { dir }
+}
+
+/// Reads the schema prompt, rules and synthetic notice into `body` and warns about unknown
+/// files, in input order; returns the corpus folders (in order of first appearance) with
+/// the indexes of their files. Only the bytes of those roles are read.
+fn read_config<'f>(
+    files: &'f [InputFile],
+    roles: &[Role],
+    body: &mut BundleBody,
+    warnings: &mut Vec<Warning>,
+) -> Result<IndexMap<&'f str, Vec<usize>>, ImportError> {
     let mut corpus_dirs: IndexMap<&str, Vec<usize>> = IndexMap::new();
-    for (i, (file, role)) in files.iter().zip(&roles).enumerate() {
+    for (i, (file, role)) in files.iter().zip(roles).enumerate() {
         match role {
             r if r.is_corpus_file() => corpus_dirs
                 .entry(split_path(&file.path).0)
@@ -166,43 +222,28 @@ fn import_into(
             _ => {}
         }
     }
+    Ok(corpus_dirs)
+}
 
-    for (dir, indexes) in &corpus_dirs {
-        let name = if dir.is_empty() { "corpus" } else { dir };
-        let members: Vec<(&InputFile, Role)> =
-            indexes.iter().map(|&i| (&files[i], roles[i])).collect();
-        body.corpora
-            .push(corpus_load::load_corpus(name, &members, warnings)?);
-    }
-    let jev_files: Vec<(&InputFile, Role)> = files
-        .iter()
-        .zip(&roles)
-        .filter(|(_, r)| matches!(r, Role::Rankings | Role::FailureLabels | Role::Gate))
-        .map(|(f, r)| (f, *r))
-        .collect();
-    attach::attach_jev(&mut body.corpora, &jev_files, warnings)?;
-
+/// The universe (from the prompt and the tables the ranking rows rank), the models and the
+/// warnings: what a body gets once its corpora are complete.
+fn finish_body(
+    body: &mut BundleBody,
+    ranked: std::collections::BTreeSet<String>,
+    opts: &ImportOptions,
+    warnings: &mut Vec<Warning>,
+) {
     let u = universe::resolve(
         body.schema_prompt.as_ref(),
         opts.namespaces.as_deref(),
-        body.corpora.iter().flat_map(|c| c.rankings.iter()),
+        ranked,
         warnings,
     );
     body.universe = u.tables;
     body.namespaces = u.namespaces;
     body.universe_source = u.source;
-    body.models = models(&body, opts);
+    body.models = models(body, opts);
     body.warnings = warnings.clone();
-
-    let provenance = Provenance {
-        runlens_version: opts.runlens_version.clone(),
-        created_at: opts.created_at.clone(),
-        inputs: files.iter().map(input_info).collect(),
-    };
-    Ok(Imported {
-        bundle: Bundle::new(provenance, body),
-        warnings: warnings.clone(),
-    })
 }
 
 fn set_once<T>(

@@ -20,15 +20,12 @@ pub(crate) struct Universe {
 }
 
 /// Resolves the universe from the prompt, the given namespaces and the ranking rows.
-pub(crate) fn resolve<'a>(
+pub(crate) fn resolve(
     prompt: Option<&SchemaPrompt>,
     given_namespaces: Option<&[String]>,
-    rankings: impl Iterator<Item = &'a RankingRow> + Clone,
+    ranked: BTreeSet<String>,
     warnings: &mut Vec<Warning>,
 ) -> Universe {
-    let ranked: BTreeSet<String> = rankings
-        .flat_map(|r| r.ranked.iter().map(|t| t.to_ascii_lowercase()))
-        .collect();
     if let Some(prompt) = prompt {
         let namespaces: Vec<String> = match given_namespaces {
             Some(ns) => ns.to_vec(),
@@ -83,6 +80,15 @@ pub(crate) fn resolve<'a>(
         namespaces,
         source: UniverseSource::RankingRows,
     }
+}
+
+/// The tables the ranking rows rank, lower-cased: what [`resolve`] compares with the prompt.
+pub(crate) fn ranked_tables<'a>(
+    rankings: impl Iterator<Item = &'a RankingRow>,
+) -> BTreeSet<String> {
+    rankings
+        .flat_map(|r| r.ranked.iter().map(|t| t.to_ascii_lowercase()))
+        .collect()
 }
 
 /// Sorted distinct `ns` prefixes of `ns.table` names.

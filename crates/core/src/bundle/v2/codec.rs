@@ -1,71 +1,14 @@
-//! A table's columns as one gzip-compressed postcard document, and back.
-//!
-//! Layout 1 (`TableDoc`): the row count and, per column, its name and its values by kind.
-//! A nullable column is a validity bitmap (bit `i` of byte `i / 8`, least significant first;
-//! absent when every row has a value) and the values of the rows that have one, in order.
-//! Integers are postcard varints (token counts take 2–3 bytes, not 8); strings of few values
-//! are a dictionary and varint codes. Chosen over Arrow IPC + LZ4 by the spike in
+//! A table's columns read back from one gzip-compressed postcard document
+//! ([`super::layout`]; [`super::packed::encode`] writes it). Chosen over Arrow IPC + LZ4 by the spike in
 //! docs/performance.md ("Bundle v2: the columnar encoding"): half the bytes on the `large`
 //! run's cells table and ~40 KB less wasm than Arrow's reader, at a similar decode time.
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Read;
 
-use serde::{Deserialize, Serialize};
-
-use super::packed::{Packed, pack};
+use super::layout::{ColumnDoc, LAYOUT, TableDoc, Values};
 use super::schema::{Column, Kind};
 use super::split::ColumnData;
-
-/// The layout this module writes and reads.
-pub const LAYOUT: u32 = 1;
-
-/// A table as stored.
-#[derive(Debug, Serialize, Deserialize)]
-struct TableDoc {
-    layout: u32,
-    rows: u64,
-    columns: Vec<ColumnDoc>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub(super) struct ColumnDoc {
-    pub(super) name: String,
-    /// Bitmap of the rows with a value; `None` when every row has one.
-    pub(super) validity: Option<Vec<u8>>,
-    pub(super) values: Values,
-}
-
-/// The values of the rows that have one.
-#[derive(Debug, Serialize, Deserialize)]
-pub(super) enum Values {
-    U64(Vec<u64>),
-    F64(Vec<f64>),
-    Bool(Vec<bool>),
-    Dict {
-        dict: Vec<String>,
-        codes: Vec<u32>,
-    },
-    Text(Vec<String>),
-    DictList {
-        dict: Vec<String>,
-        lens: Vec<u32>,
-        codes: Vec<u32>,
-    },
-}
-
-impl Values {
-    fn name(&self) -> &'static str {
-        match self {
-            Values::U64(_) => "unsigned integers",
-            Values::F64(_) => "floats",
-            Values::Bool(_) => "booleans",
-            Values::Dict { .. } => "dictionary strings",
-            Values::Text(_) => "strings",
-            Values::DictList { .. } => "lists of dictionary strings",
-        }
-    }
-}
 
 /// What a column of `kind` is stored as, for messages.
 fn expected(kind: Kind) -> &'static str {
@@ -77,38 +20,6 @@ fn expected(kind: Kind) -> &'static str {
         Kind::Text => "strings",
         Kind::TextList => "lists of dictionary strings",
     }
-}
-
-/// Encodes `columns` (aligned with `spec`, `rows` each) as gzip-compressed postcard.
-pub fn encode(spec: &[Column], columns: &[ColumnData], rows: usize) -> Vec<u8> {
-    let packed = spec
-        .iter()
-        .zip(columns)
-        .map(|(c, d)| pack(c, d, rows))
-        .collect();
-    encode_packed(spec, packed, rows)
-}
-
-/// Encodes packed columns (aligned with `spec`, `rows` each) as gzip-compressed postcard.
-pub fn encode_packed(spec: &[Column], columns: Vec<Packed>, rows: usize) -> Vec<u8> {
-    let doc = TableDoc {
-        layout: LAYOUT,
-        rows: rows as u64,
-        columns: spec
-            .iter()
-            .zip(columns)
-            .map(|(c, p)| p.into_doc(c.name))
-            .collect(),
-    };
-    // Serialising plain data into a Vec, and gzip into a Vec, cannot fail.
-    let plain = postcard::to_allocvec(&doc).unwrap_or_default();
-    drop(doc);
-    let mut gz = flate2::write::GzEncoder::new(
-        Vec::with_capacity(plain.len() / 3),
-        flate2::Compression::default(),
-    );
-    let _ = gz.write_all(&plain);
-    gz.finish().unwrap_or_default()
 }
 
 /// What was wrong with a stored table.
@@ -270,6 +181,8 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+    use crate::bundle::v2::packed::encode;
+    use std::io::Write;
 
     const SPEC: [Column; 4] = [
         Column {

@@ -19,10 +19,12 @@
 pub mod cell_text;
 pub mod codec;
 pub mod facts;
+pub(crate) mod layout;
 pub mod packed;
 mod read;
 pub mod schema;
 pub mod split;
+pub mod stream;
 pub mod text;
 mod write;
 #[cfg(not(target_arch = "wasm32"))]
@@ -37,7 +39,8 @@ pub use read::{
     check_size, head_bundle, is_early_table_path, parse_manifest, read_bundle, read_bundle_after,
     read_bundle_inflated, read_bundle_light, read_early_tables, read_manifest,
 };
-pub use write::{Entry, write_entries};
+pub use stream::write_entries;
+pub use write::Entry;
 
 #[cfg(doc)]
 use super::Bundle;

@@ -6,7 +6,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::codec::{ColumnDoc, Values};
+use std::io::Write;
+
+use super::layout::{ColumnDoc, LAYOUT, TableDoc, Values};
 use super::schema::{Column, Kind};
 use super::split::{ColumnData, ColumnSink};
 
@@ -232,4 +234,36 @@ pub fn pack(column: &Column, data: &ColumnData, rows: usize) -> Packed {
         p.push_data(data, i);
     }
     p
+}
+
+/// Encodes `columns` (aligned with `spec`, `rows` each) as gzip-compressed postcard.
+pub fn encode(spec: &[Column], columns: &[ColumnData], rows: usize) -> Vec<u8> {
+    let packed = spec
+        .iter()
+        .zip(columns)
+        .map(|(c, d)| pack(c, d, rows))
+        .collect();
+    encode_packed(spec, packed, rows)
+}
+
+/// Encodes packed columns (aligned with `spec`, `rows` each) as gzip-compressed postcard.
+pub fn encode_packed(spec: &[Column], columns: Vec<Packed>, rows: usize) -> Vec<u8> {
+    let doc = TableDoc {
+        layout: LAYOUT,
+        rows: rows as u64,
+        columns: spec
+            .iter()
+            .zip(columns)
+            .map(|(c, p)| p.into_doc(c.name))
+            .collect(),
+    };
+    // Serialising plain data into a Vec, and gzip into a Vec, cannot fail.
+    let plain = postcard::to_allocvec(&doc).unwrap_or_default();
+    drop(doc);
+    let mut gz = flate2::write::GzEncoder::new(
+        Vec::with_capacity(plain.len() / 3),
+        flate2::Compression::default(),
+    );
+    let _ = gz.write_all(&plain);
+    gz.finish().unwrap_or_default()
 }

@@ -10,7 +10,8 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::cell_text::CellColumns;
-use super::codec::{DecodeError, LAYOUT, decode_plain};
+use super::codec::{DecodeError, decode_plain};
+use super::layout::LAYOUT;
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
 };

@@ -1,21 +1,16 @@
 //! A [`Bundle`] as v2 entries: the manifest and, per corpus, one columnar table and its text
 //! chunks per row type.
 
-use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
-use super::codec::encode_packed;
+use super::V2Error;
 use super::packed::Packed;
-use super::schema::{
-    CELLS, Column, FAILURE_LABELS, FM_LABELS, GATE_ROWS, Kind, QUESTIONS, RANKINGS, RESULTS, Table,
-};
+use super::packed::encode_packed;
+use super::schema::{CELLS, Column, Kind, Table};
 use super::split::split_row;
 use super::text::TextWriter;
-use super::{CorpusInfo, EntryInfo, FORMAT_V2, Manifest, SCHEMA_PROMPT, V2Error};
-use crate::bundle::codec::hex;
-use crate::bundle::{Bundle, BundleBody, Corpus};
+use crate::bundle::ResultRow;
 
 /// One entry: its path and bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +75,12 @@ impl Builder {
         }
     }
 
+    /// The text chunks closed since the last call, with their numbers (a writer that must
+    /// not hold every chunk takes them as they close).
+    pub(super) fn closed_chunks(&mut self) -> Vec<(usize, Vec<u8>)> {
+        self.text.take_closed()
+    }
+
     /// One row (any serialisable row type) as a JSON object.
     fn object_of<T: Serialize>(&self, row: &T) -> Result<Map<String, Value>, V2Error> {
         object(row).map_err(|message| V2Error::Row {
@@ -90,7 +91,7 @@ impl Builder {
     }
 
     /// Splits one row into the columns and its text record.
-    fn push<T: Serialize>(&mut self, row: &T) -> Result<(), V2Error> {
+    pub(super) fn push<T: Serialize>(&mut self, row: &T) -> Result<(), V2Error> {
         let object = self.object_of(row)?;
         self.push_object(object);
         Ok(())
@@ -98,7 +99,7 @@ impl Builder {
 
     /// Splits one row's JSON object into the columns and its text record (an empty object:
     /// no value in any column and an empty record).
-    fn push_object(&mut self, mut object: Map<String, Value>) {
+    pub(super) fn push_object(&mut self, mut object: Map<String, Value>) {
         split_row(&self.table, &mut self.columns, &mut object);
         self.push_record(&object);
     }
@@ -118,148 +119,69 @@ impl Builder {
         self.rows += 1;
     }
 
-    /// The table's entry and its text chunks not yet taken ([`Builder::closed_chunks`])
-    /// under `dir`; its row count goes to `rows`.
-    pub(super) fn finish(
-        self,
-        dir: &str,
-        entries: &mut Vec<Entry>,
-        rows: &mut IndexMap<String, u64>,
-    ) {
-        let path = format!("{dir}/{}.cols.gz", self.table.name);
+    /// Rows so far.
+    pub(super) fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// The table's name.
+    pub(super) fn name(&self) -> &'static str {
+        self.table.name
+    }
+
+    /// The table's entry under `dir`, then its text chunks not yet taken
+    /// ([`Builder::closed_chunks`]).
+    pub(super) fn finish(self, dir: &str) -> Vec<Entry> {
         let spec = stored_columns(&self.table);
-        rows.insert(self.table.name.to_owned(), self.rows as u64);
-        let chunks = self.text.finish();
         let name = self.table.name;
-        let chunk_paths: Vec<String> = chunks
-            .iter()
-            .map(|(n, _)| format!("{dir}/{name}.text/{n}.gz"))
-            .collect();
+        let chunks = self.text.finish();
         let mut all = self.columns;
         all.extend(self.index);
-        let bytes = encode_packed(&spec, all, self.rows);
-        entries.push(Entry { path, bytes });
-        for (path, (_, bytes)) in chunk_paths.into_iter().zip(chunks) {
-            entries.push(Entry { path, bytes });
-        }
+        let mut out = vec![Entry {
+            path: format!("{dir}/{name}.cols.gz"),
+            bytes: encode_packed(&spec, all, self.rows),
+        }];
+        out.extend(chunks.into_iter().map(|(n, bytes)| Entry {
+            path: chunk_path(dir, name, n),
+            bytes,
+        }));
+        out
     }
 }
 
-fn object<T: Serialize>(row: &T) -> Result<Map<String, Value>, String> {
+/// The path of text chunk `n` of table `name` under `dir`.
+pub(super) fn chunk_path(dir: &str, name: &str, n: usize) -> String {
+    format!("{dir}/{name}.text/{n}.gz")
+}
+
+pub(super) fn object<T: Serialize>(row: &T) -> Result<Map<String, Value>, String> {
     match serde_json::to_value(row).map_err(|e| e.to_string())? {
         Value::Object(map) => Ok(map),
         other => Err(format!("expected a JSON object, found {other}")),
     }
 }
 
-/// Writes the table of `rows` (see [`Builder::finish`]).
-fn rows_of<T: Serialize>(
-    table: Table,
-    rows: &[T],
-    dir: &str,
-    entries: &mut Vec<Entry>,
-    counts: &mut IndexMap<String, u64>,
+/// Appends result row number `i` to `results` (without its candidates) and its candidates to
+/// `cells` (a `null` cell as an empty row), with the cells' index columns.
+pub(super) fn push_result(
+    results: &mut Builder,
+    cells: &mut Builder,
+    i: usize,
+    row: &ResultRow,
 ) -> Result<(), V2Error> {
-    let mut b = Builder::new(table);
-    for row in rows {
-        b.push(row)?;
-    }
-    b.finish(dir, entries, counts);
-    Ok(())
-}
-
-/// The result rows without candidates, and the cells table.
-fn results_and_cells(
-    corpus: &Corpus,
-    dir: &str,
-    entries: &mut Vec<Entry>,
-    counts: &mut IndexMap<String, u64>,
-) -> Result<(), V2Error> {
-    let mut results = Builder::new(RESULTS);
-    let mut cells = Builder::new(CELLS);
-    for (i, row) in corpus.results.iter().enumerate() {
-        let mut object = results.object_of(row)?;
-        object.shift_remove("candidates");
-        results.push_object(object);
-        for (model, cell) in &row.candidates {
-            match cell {
-                Some(cell) => cells.push(cell)?,
-                None => cells.push_object(Map::new()),
-            }
-            if let [r, m, null, ..] = &mut cells.index[..] {
-                r.push_u64(i as u64);
-                m.push_str(model);
-                null.push_bool(cell.is_none());
-            }
+    let mut object = results.object_of(row)?;
+    object.shift_remove("candidates");
+    results.push_object(object);
+    for (model, cell) in &row.candidates {
+        match cell {
+            Some(cell) => cells.push(cell)?,
+            None => cells.push_object(Map::new()),
+        }
+        if let [r, m, null, ..] = &mut cells.index[..] {
+            r.push_u64(i as u64);
+            m.push_str(model);
+            null.push_bool(cell.is_none());
         }
     }
-    results.finish(dir, entries, counts);
-    cells.finish(dir, entries, counts);
     Ok(())
-}
-
-/// The manifest (as JSON) and every other entry of `bundle` in v2, in writing order.
-pub fn write_entries(bundle: &Bundle) -> Result<(Vec<u8>, Vec<Entry>), V2Error> {
-    let mut entries = Vec::new();
-    let mut corpora = Vec::new();
-    for (i, corpus) in bundle.body.corpora.iter().enumerate() {
-        let dir = format!("corpora/{i}");
-        let mut rows = IndexMap::new();
-        rows_of(QUESTIONS, &corpus.questions, &dir, &mut entries, &mut rows)?;
-        results_and_cells(corpus, &dir, &mut entries, &mut rows)?;
-        rows_of(RANKINGS, &corpus.rankings, &dir, &mut entries, &mut rows)?;
-        let labels = &corpus.failure_labels;
-        rows_of(FAILURE_LABELS, labels, &dir, &mut entries, &mut rows)?;
-        rows_of(FM_LABELS, &corpus.fm_labels, &dir, &mut entries, &mut rows)?;
-        rows_of(GATE_ROWS, &corpus.gate_rows, &dir, &mut entries, &mut rows)?;
-        if let Some(board) = &corpus.board_manifest {
-            entries.push(Entry {
-                path: format!("{dir}/board_manifest.json"),
-                bytes: serde_json::to_vec(board).unwrap_or_default(),
-            });
-        }
-        corpora.push(CorpusInfo {
-            name: corpus.name.clone(),
-            models: corpus.models.clone(),
-            dir,
-            rows,
-            board_manifest: corpus.board_manifest.is_some(),
-        });
-    }
-    // The body without its corpora (serialising the whole body to a JSON tree first would
-    // hold every row twice over) and without its schema prompt (an entry of its own).
-    let b = &bundle.body;
-    let shell = BundleBody {
-        schema_prompt: None,
-        ..b.head()
-    };
-    let mut head = object(&shell).map_err(|message| V2Error::Row {
-        path: "body".to_owned(),
-        row: 0,
-        message,
-    })?;
-    head.shift_remove("corpora");
-    if let Some(prompt) = &b.schema_prompt {
-        entries.push(Entry {
-            path: SCHEMA_PROMPT.to_owned(),
-            bytes: serde_json::to_vec(prompt).unwrap_or_default(),
-        });
-    }
-    let manifest = Manifest {
-        format: FORMAT_V2.to_owned(),
-        provenance: bundle.provenance.clone(),
-        content_hash: bundle.content_hash.clone(),
-        head: Value::Object(head),
-        corpora,
-        entries: entries
-            .iter()
-            .map(|e| EntryInfo {
-                path: e.path.clone(),
-                size: e.bytes.len() as u64,
-                sha256: hex(&Sha256::digest(&e.bytes)),
-            })
-            .collect(),
-    };
-    let json = serde_json::to_vec(&manifest).unwrap_or_default();
-    Ok((json, entries))
 }
