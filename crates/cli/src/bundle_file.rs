@@ -8,8 +8,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use runlens_core::bundle::Bundle;
-use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip};
-use runlens_core::bundle::v2::{DirEntries, MANIFEST, read_bundle, write_entries};
+use runlens_core::bundle::v2::stream::EntrySink;
+use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip, write_zip_from};
+use runlens_core::bundle::v2::{DirEntries, MANIFEST, V2Error, read_bundle, write_entries};
+use runlens_core::import::ImportOptions;
+use runlens_core::import::stream::{ReadSeek, Streamed, export_streamed};
 
 /// A bundle's physical form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +151,95 @@ pub fn write(bundle: &Bundle, path: &Path) -> Result<u64> {
     std::fs::rename(&tmp, path)
         .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
     Ok(size(path))
+}
+
+/// Writes each entry as a file under a folder.
+struct DirSink(PathBuf);
+
+impl DirSink {
+    fn file(&self, rel: &str) -> PathBuf {
+        rel.split('/').fold(self.0.clone(), |p, s| p.join(s))
+    }
+}
+
+impl EntrySink for DirSink {
+    fn put(&mut self, path: &str, bytes: Vec<u8>) -> Result<(), V2Error> {
+        let file = self.file(path);
+        let fail = |e: std::io::Error| V2Error::Read {
+            path: file.display().to_string(),
+            message: format!("cannot write: {e}"),
+        };
+        if let Some(parent) = file.parent() {
+            std::fs::create_dir_all(parent).map_err(fail)?;
+        }
+        std::fs::write(&file, bytes).map_err(fail)
+    }
+}
+
+/// Imports the harness files `paths` (on disk at `disk`) straight into a v2 bundle at `path`
+/// (a `.zip` or a directory), never holding their rows: the entries are written to a folder
+/// as they are finished, then renamed into place or copied into the zip. `opened` is told
+/// each file as it is opened (for progress). Returns the bytes written and what was exported.
+pub fn export_v2(
+    paths: &[String],
+    disk: &[PathBuf],
+    opts: &ImportOptions,
+    path: &Path,
+    mut opened: impl FnMut(File) -> Box<dyn ReadSeek>,
+) -> Result<(u64, Streamed)> {
+    let form = Form::of_output(path)?;
+    if form == Form::Dir && path.exists() && !is_bundle_dir(path) {
+        bail!(
+            "{}: exists and is not a bundle directory; not overwriting it",
+            path.display()
+        );
+    }
+    let folder = sibling(path, if form == Form::Zip { ".tmp.d" } else { ".tmp" });
+    let _ = std::fs::remove_dir_all(&folder);
+    let mut sink = DirSink(folder.clone());
+    let mut open =
+        |i: usize| -> std::io::Result<Box<dyn ReadSeek>> { Ok(opened(File::open(&disk[i])?)) };
+    let streamed = export_streamed(paths, &mut open, opts, &mut sink)?;
+    let manifest = &streamed.written.json;
+    match form {
+        Form::Zip => {
+            let tmp = sibling(path, ".tmp");
+            let entries: Vec<(&str, u64)> = streamed
+                .written
+                .manifest
+                .entries
+                .iter()
+                .map(|e| (e.path.as_str(), e.size))
+                .collect();
+            let file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+            let mut read_entry = |i: usize| -> std::io::Result<Box<dyn std::io::Read>> {
+                Ok(Box::new(File::open(sink.file(entries[i].0))?))
+            };
+            let mut out = write_zip_from(
+                BufWriter::with_capacity(1 << 20, file),
+                manifest,
+                &entries,
+                &mut read_entry,
+            )?;
+            out.flush()
+                .with_context(|| format!("writing {}", tmp.display()))?;
+            drop(out);
+            let _ = std::fs::remove_dir_all(&folder);
+            std::fs::rename(&tmp, path)
+                .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+        }
+        _ => {
+            std::fs::write(folder.join(MANIFEST), manifest)
+                .with_context(|| format!("writing {}", folder.display()))?;
+            if path.exists() {
+                std::fs::remove_dir_all(path)
+                    .with_context(|| format!("replacing {}", path.display()))?;
+            }
+            std::fs::rename(&folder, path)
+                .with_context(|| format!("renaming {} to {}", folder.display(), path.display()))?;
+        }
+    }
+    Ok((size(path), streamed))
 }
 
 fn sibling(path: &Path, suffix: &str) -> PathBuf {

@@ -39,6 +39,8 @@ pub struct Collected {
     pub schema_path: Option<String>,
     /// Import path of the rules YAML, if any.
     pub rules_path: Option<String>,
+    /// Where each of `files` is on disk.
+    pub disk: Vec<PathBuf>,
 }
 
 /// What to read: folders (optionally renamed) and explicit schema/rules files.
@@ -53,15 +55,34 @@ pub struct Sources {
 }
 
 /// Reads every harness file of `sources`; `on_file` is called with each file's size.
-pub fn collect(sources: &Sources, mut on_file: impl FnMut(u64)) -> Result<Collected> {
+pub fn collect(sources: &Sources, on_file: impl FnMut(u64)) -> Result<Collected> {
+    collect_files(sources, true, on_file)
+}
+
+/// Finds every harness file of `sources` without reading it (each [`InputFile`] has no
+/// bytes; [`Collected::disk`] says where it is), for an import that reads them itself.
+pub fn find(sources: &Sources) -> Result<Collected> {
+    collect_files(sources, false, |_| {})
+}
+
+fn collect_files(
+    sources: &Sources,
+    with_bytes: bool,
+    mut on_file: impl FnMut(u64),
+) -> Result<Collected> {
     let mut out = Collected::default();
     let mut read = |out: &mut Collected, path: &Path, as_path: String| -> Result<String> {
-        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        let bytes = if with_bytes {
+            std::fs::read(path).with_context(|| format!("reading {}", path.display()))?
+        } else {
+            Vec::new()
+        };
         on_file(bytes.len() as u64);
         out.files.push(InputFile {
             path: as_path.clone(),
             bytes,
         });
+        out.disk.push(path.to_path_buf());
         Ok(as_path)
     };
     if let Some(schema) = &sources.schema {

@@ -284,6 +284,30 @@ fn v2_zip_and_directory_give_the_same_bundle_and_metrics_bit_for_bit() {
     let want = metrics_json(&v1);
     assert_eq!(metrics_json(&zip), want);
     assert_eq!(metrics_json(&dir), want);
+    // export to v2 streams the files; convert writes from a bundle in memory: the same
+    // entries, byte for byte (each entry's SHA-256 in the manifest), and nothing left over.
+    let converted = tmp.path().join("converted");
+    let done = runlens(&[
+        "convert",
+        v1.to_str().unwrap(),
+        converted.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(done.status.success(), "{}", text(&done.stderr));
+    let manifest = |d: &Path| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(d.join("manifest.json")).unwrap()).unwrap()
+    };
+    assert_eq!(manifest(&dir)["entries"], manifest(&converted)["entries"]);
+    assert!(manifest(&dir)["entries"].as_array().unwrap().len() > 10);
+    let mut names: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["converted", "root", "run", "run.json.gz", "run.zip"]
+    );
     // convert: v2 back to v1 writes the same body, byte for byte.
     let back = tmp.path().join("back.json");
     let done = runlens(&[

@@ -338,10 +338,11 @@ mod zip_index {
         // questions, rankings, labels and gate rows with their text, the other columns, the
         // other text, the cells' text.
         let mut all = vec![(MANIFEST.to_owned(), manifest)];
+        let paths: Vec<&str> = list.iter().map(|e| e.path.as_str()).collect();
         all.extend(
-            zip_order(&list)
+            zip_order(&paths)
                 .into_iter()
-                .map(|e| (e.path.clone(), e.bytes.clone())),
+                .map(|i| (list[i].path.clone(), list[i].bytes.clone())),
         );
         let names: Vec<&str> = all.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(

@@ -68,7 +68,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
     let bar = progress(args.quiet);
     bar.set_message("reading");
-    let collected = io::collect(&sources, |n| bar.inc(n))?;
     let display_names = args
         .names
         .iter()
@@ -76,31 +75,58 @@ pub fn run(args: Args) -> Result<ExitCode> {
             split_pair(spec, "--name", "KEY=NAME").map(|(k, n)| (k.to_owned(), n.to_owned()))
         })
         .collect::<Result<_>>()?;
-    let opts = ImportOptions {
+    let mut opts = ImportOptions {
         runlens_version: env!("CARGO_PKG_VERSION").to_owned(),
         created_at: io::now_rfc3339(),
-        schema_path: collected.schema_path.clone(),
-        rules_path: collected.rules_path.clone(),
+        schema_path: None,
+        rules_path: None,
         namespaces: args.namespaces.clone(),
         display_names,
         synthetic: args.synthetic,
         notice: args.notice.clone(),
     };
-    bar.set_message("importing");
-    let imported = import_files(&collected.files, &opts)?;
-    drop(collected);
-    bar.set_message(format!("writing {}", form.label()));
-    let written = bundle_file::write(&imported.bundle, &args.output)?;
+    let (written, summary, hash, warnings) = if let Form::V1 { .. } = form {
+        let collected = io::collect(&sources, |n| bar.inc(n))?;
+        opts.schema_path = collected.schema_path.clone();
+        opts.rules_path = collected.rules_path.clone();
+        bar.set_message("importing");
+        let imported = import_files(&collected.files, &opts)?;
+        drop(collected);
+        bar.set_message(format!("writing {}", form.label()));
+        let written = bundle_file::write(&imported.bundle, &args.output)?;
+        let summary = imported.bundle.body.summary();
+        (
+            written,
+            summary,
+            imported.bundle.content_hash,
+            imported.warnings,
+        )
+    } else {
+        // v2 is written as the files are read (twice: rows, then each kept row again), so
+        // memory does not grow with the run.
+        let found = io::find(&sources)?;
+        opts.schema_path = found.schema_path.clone();
+        opts.rules_path = found.rules_path.clone();
+        let paths: Vec<String> = found.files.iter().map(|f| f.path.clone()).collect();
+        bar.set_message(format!("importing into {}", form.label()));
+        let counter = bar.clone();
+        let (written, streamed) =
+            bundle_file::export_v2(&paths, &found.disk, &opts, &args.output, move |file| {
+                Box::new(Counting(file, counter.clone()))
+            })?;
+        let hash = streamed.written.manifest.content_hash.clone();
+        (written, streamed.summary, hash, streamed.warnings)
+    };
     bar.finish_and_clear();
 
     if !args.quiet {
-        let s = imported.bundle.body.summary();
+        let s = summary;
         eprintln!(
             "wrote {} ({}, {} bytes, content hash {}): {} corpora, {} questions, {} result rows, {} models, {} cells, {} failure labels, {} FM labels, {} rankings, {} gate rows, universe of {} tables",
             args.output.display(),
             form.label(),
             written,
-            &imported.bundle.content_hash[..12],
+            &hash[..hash.len().min(12)],
             s.corpora,
             s.questions,
             s.result_rows,
@@ -112,11 +138,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
             s.gate_rows,
             s.universe,
         );
-        for w in &imported.warnings {
+        for w in &warnings {
             eprintln!("warning: {w}");
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A file whose bytes read are counted on the progress bar.
+struct Counting(std::fs::File, ProgressBar);
+
+impl std::io::Read for Counting {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.0.read(buf)?;
+        self.1.inc(n as u64);
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for Counting {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        self.0.seek(to)
+    }
 }
 
 fn split_pair<'a>(spec: &'a str, flag: &str, shape: &str) -> Result<(&'a str, &'a str)> {

@@ -22,21 +22,41 @@ pub fn write_zip<W: Write + Seek>(
     manifest: &[u8],
     entries: &[Entry],
 ) -> Result<W, V2Error> {
+    let list: Vec<(&str, u64)> = entries
+        .iter()
+        .map(|e| (e.path.as_str(), e.bytes.len() as u64))
+        .collect();
+    let mut open =
+        |i: usize| -> std::io::Result<Box<dyn Read + '_>> { Ok(Box::new(&entries[i].bytes[..])) };
+    write_zip_from(out, manifest, &list, &mut open)
+}
+
+/// [`write_zip`] of entries that are elsewhere (files written by a streamed export): their
+/// paths and sizes in the manifest's order; `open(i)` reads entry `i`, copied into the zip a
+/// buffer at a time.
+pub fn write_zip_from<'a, W: Write + Seek>(
+    out: W,
+    manifest: &[u8],
+    entries: &[(&str, u64)],
+    open: &mut dyn FnMut(usize) -> std::io::Result<Box<dyn Read + 'a>>,
+) -> Result<W, V2Error> {
     let err = |e: ZipError| V2Error::Zip(e.to_string());
     let io = |e: std::io::Error| V2Error::Zip(e.to_string());
     let mut zip = ZipWriter::new(out);
-    let options = |size: usize| {
+    let options = |size: u64| {
         SimpleFileOptions::default()
             .compression_method(CompressionMethod::Stored)
-            .large_file(size as u64 >= u64::from(u32::MAX))
+            .large_file(size >= u64::from(u32::MAX))
     };
-    zip.start_file(MANIFEST, options(manifest.len()))
+    zip.start_file(MANIFEST, options(manifest.len() as u64))
         .map_err(err)?;
     zip.write_all(manifest).map_err(io)?;
-    for entry in zip_order(entries) {
-        zip.start_file(entry.path.as_str(), options(entry.bytes.len()))
+    let paths: Vec<&str> = entries.iter().map(|(p, _)| *p).collect();
+    for i in zip_order(&paths) {
+        zip.start_file(paths[i], options(entries[i].1))
             .map_err(err)?;
-        zip.write_all(&entry.bytes).map_err(io)?;
+        let mut from = open(i).map_err(io)?;
+        std::io::copy(&mut from, &mut zip).map_err(io)?;
     }
     zip.finish().map_err(err)
 }
@@ -52,22 +72,22 @@ pub fn is_text_chunk(path: &str) -> bool {
 /// tables with their text (the ranking, failures and gate views), every other entry but the
 /// text chunks, the other text chunks, then the cells' text chunks (read one at a time, when
 /// a cell is opened); each group in the manifest's order.
-pub fn zip_order(entries: &[Entry]) -> Vec<&Entry> {
-    let group = |e: &Entry| {
-        if is_cells_path(&e.path) {
+pub fn zip_order(paths: &[&str]) -> Vec<usize> {
+    let group = |path: &str| {
+        if is_cells_path(path) {
             0
-        } else if is_early_table_path(&e.path) {
+        } else if is_early_table_path(path) {
             1
-        } else if is_cell_text_path(&e.path) {
+        } else if is_cell_text_path(path) {
             4
-        } else if is_text_chunk(&e.path) {
+        } else if is_text_chunk(path) {
             3
         } else {
             2
         }
     };
-    let mut out: Vec<&Entry> = entries.iter().collect();
-    out.sort_by_key(|e| group(e));
+    let mut out: Vec<usize> = (0..paths.len()).collect();
+    out.sort_by_key(|&i| group(paths[i]));
     out
 }
 
