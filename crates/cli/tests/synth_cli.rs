@@ -68,10 +68,10 @@ fn article_preset_writes_the_layout_and_imports_with_only_the_planted_duplicates
 #[test]
 fn unknown_preset_is_rejected_with_the_expected_names() {
     let tmp = tempfile::tempdir().expect("temp dir");
-    let run = runlens(&["synth", "--preset", "huge", "--out", path(tmp.path())]);
+    let run = runlens(&["synth", "--preset", "giant", "--out", path(tmp.path())]);
     assert!(!run.status.success());
     assert!(
-        text(&run.stderr).contains("expected `article` or `large`"),
+        text(&run.stderr).contains("expected `article`, `large` or `huge`"),
         "{}",
         text(&run.stderr)
     );

@@ -50,6 +50,9 @@ pub enum Preset {
     Article,
     /// Scale test: 710 tables, 1,000 dev + 4,000 board questions, 40 models (200,000 cells).
     Large,
+    /// Bigger scale test: the `large` catalog, 4,000 dev + 16,000 board questions, 100 models
+    /// (2,000,000 cells; about 4.5 GB of files).
+    Huge,
 }
 
 impl Preset {
@@ -58,6 +61,7 @@ impl Preset {
         match self {
             Preset::Article => "article",
             Preset::Large => "large",
+            Preset::Huge => "huge",
         }
     }
 }
@@ -69,6 +73,7 @@ impl FromStr for Preset {
         match s {
             "article" => Ok(Preset::Article),
             "large" => Ok(Preset::Large),
+            "huge" => Ok(Preset::Huge),
             other => Err(SynthError::UnknownPreset(other.to_string())),
         }
     }
@@ -77,8 +82,8 @@ impl FromStr for Preset {
 /// Everything that can go wrong while generating.
 #[derive(Debug, thiserror::Error)]
 pub enum SynthError {
-    /// A preset name other than `article` or `large`.
-    #[error("unknown preset `{0}`: expected `article` or `large`")]
+    /// A preset name other than `article`, `large` or `huge`.
+    #[error("unknown preset `{0}`: expected `article`, `large` or `huge`")]
     UnknownPreset(String),
     /// Writing a file or creating a directory failed.
     #[error("cannot write {path}: {source}")]

@@ -44,7 +44,7 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 /// Builds the manifest over the board questions and the exact bytes of the two inputs.
 pub fn manifest(
     questions: &[Question],
-    results: &[u8],
+    results_sha256: &str,
     annotated: &[u8],
     rng: &mut ChaCha8Rng,
 ) -> Manifest {
@@ -106,7 +106,7 @@ pub fn manifest(
         .collect(),
         skip_unstable_queries: false,
         inputs: [
-            ("results_sha256", sha256_hex(results)),
+            ("results_sha256", results_sha256.to_owned()),
             ("annotated_sha256", sha256_hex(annotated)),
         ]
         .into_iter()

@@ -239,10 +239,52 @@ pub fn large() -> Vec<Model> {
     all
 }
 
+/// The 100 models of the `huge` preset: the `large` preset's 40 and 60 later checkpoints of
+/// them (`<key>-ckptN`, each a little weaker or stronger than its base, deterministically).
+pub fn huge() -> Vec<Model> {
+    let base = large();
+    let mut all = base.clone();
+    for i in 0..60 {
+        let b = &base[i % base.len()];
+        let n = i / base.len() + 1;
+        // −0.04 … +0.04 around the base, spread by position so neighbours differ.
+        let shift = ((i * 7) % 9) as f64 * 0.01 - 0.04;
+        all.push(Model {
+            key: format!("{}-ckpt{n}", b.key),
+            name: format!("{} (checkpoint {n})", b.name),
+            served: format!("{}-ckpt{n}", b.served),
+            strength: (b.strength + shift).clamp(0.05, 0.95),
+            reasoning: b.reasoning,
+        });
+    }
+    all
+}
+
 /// The judge panel for `candidate`: per seat, the first judge that is not the candidate.
 pub fn panel(candidate: &str) -> Vec<&'static str> {
     JUDGE_SEATS
         .iter()
         .filter_map(|seat| seat.iter().copied().find(|j| *j != candidate))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn huge_has_the_large_models_then_60_distinct_checkpoints() {
+        let (large, huge) = (large(), huge());
+        assert_eq!(huge.len(), 100);
+        let keys: std::collections::HashSet<&str> = huge.iter().map(|m| m.key.as_str()).collect();
+        assert_eq!(keys.len(), 100);
+        assert!(huge.iter().zip(&large).all(|(h, l)| h.key == l.key));
+        // Model 41 is the first base model's first checkpoint: shift (0·7 mod 9)·0.01 − 0.04.
+        assert_eq!(huge[40].key, format!("{}-ckpt1", large[0].key));
+        assert_eq!(huge[40].strength, large[0].strength - 0.04);
+        // Model 81 is the first base model's second checkpoint: (280 mod 9 = 1)·0.01 − 0.04.
+        assert_eq!(huge[80].key, format!("{}-ckpt2", large[0].key));
+        assert!((huge[80].strength - (large[0].strength - 0.03)).abs() < 1e-12);
+        assert!(huge.iter().all(|m| (0.05..=0.95).contains(&m.strength)));
+    }
 }

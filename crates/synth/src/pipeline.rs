@@ -2,14 +2,16 @@
 //! serialises `annotated.jsonl` and `results.jsonl`.
 
 use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
 
 use indexmap::IndexMap;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
+use sha2::{Digest, Sha256};
 
-use crate::SynthError;
 use crate::annotate;
 use crate::catalog::Catalog;
 use crate::cells::{self, Cell, CellInfo};
@@ -19,6 +21,7 @@ use crate::json::push_line;
 use crate::models::{LABELLED, Model};
 use crate::plan::{self, Special};
 use crate::question::Question;
+use crate::{SynthError, io_err};
 
 /// Everything later stages need from one corpus.
 pub struct CorpusOut {
@@ -30,8 +33,26 @@ pub struct CorpusOut {
     pub labelled_sqls: HashMap<(usize, usize), Vec<String>>,
     /// Bytes of annotated.jsonl.
     pub annotated: Vec<u8>,
-    /// Bytes of results.jsonl.
-    pub results: Vec<u8>,
+    /// Size of results.jsonl (written as it is built).
+    pub results_size: u64,
+    /// Lower-case hex SHA-256 of results.jsonl.
+    pub results_sha256: String,
+}
+
+/// A writer that hashes and counts what it writes.
+struct Hashing<W> {
+    inner: W,
+    hasher: Sha256,
+    size: u64,
+}
+
+impl<W: Write> Hashing<W> {
+    fn line(&mut self, line: &[u8]) -> std::io::Result<()> {
+        self.inner.write_all(line)?;
+        self.hasher.update(line);
+        self.size += line.len() as u64;
+        Ok(())
+    }
 }
 
 /// Options for one corpus build.
@@ -56,13 +77,26 @@ struct ResultRow<'a> {
     candidates: IndexMap<&'a str, Option<&'a Cell>>,
 }
 
-/// Builds one corpus.
+/// Builds one corpus, writing its results.jsonl to `results_path` row by row (a `huge` run's
+/// file is several GB).
 pub fn build(
     cat: &Catalog,
     m: &Matchers,
     models: &[Model],
     spec: &BuildSpec,
+    results_path: &Path,
 ) -> Result<CorpusOut, SynthError> {
+    if let Some(parent) = results_path.parent() {
+        std::fs::create_dir_all(parent).map_err(io_err(parent))?;
+    }
+    let file = std::fs::File::create(results_path).map_err(io_err(results_path))?;
+    let mut results = Hashing {
+        inner: std::io::BufWriter::with_capacity(1 << 20, file),
+        hasher: Sha256::new(),
+        size: 0,
+    };
+    let mut line = Vec::new();
+    let io = |e: std::io::Error| io_err(results_path)(e);
     let mut q_rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut a_rng = ChaCha8Rng::seed_from_u64(spec.seed ^ 0xA11);
     let mut p_rng = ChaCha8Rng::seed_from_u64(spec.seed ^ 0xB22);
@@ -103,7 +137,6 @@ pub fn build(
     let duplicate = order.get(order.len() / 3).copied();
     let mut infos: Vec<Vec<Option<CellInfo>>> = vec![vec![None; models.len()]; questions.len()];
     let mut labelled_sqls = HashMap::new();
-    let mut results = Vec::new();
     let mut replacement = Vec::new();
     for &qi in &order {
         let q = &questions[qi];
@@ -143,18 +176,29 @@ pub fn build(
                     .map(|(k, c)| (*k, *c))
                     .collect(),
             };
-            push_line(&mut results, &partial)?;
+            line.clear();
+            push_line(&mut line, &partial)?;
+            results.line(&line).map_err(io)?;
             push_line(&mut replacement, &row)?;
         } else {
-            push_line(&mut results, &row)?;
+            line.clear();
+            push_line(&mut line, &row)?;
+            results.line(&line).map_err(io)?;
         }
     }
-    results.extend_from_slice(&replacement);
+    results.line(&replacement).map_err(io)?;
+    results.inner.flush().map_err(io)?;
     Ok(CorpusOut {
         questions,
         infos,
         labelled_sqls,
         annotated,
-        results,
+        results_size: results.size,
+        results_sha256: results
+            .hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect(),
     })
 }

@@ -47,6 +47,13 @@ fn shape(preset: Preset) -> Shape {
             board: 4000,
             title: "a synthetic enterprise warehouse (710 tables)",
         },
+        Preset::Huge => Shape {
+            catalog: catalog_large::large(),
+            models: models::huge(),
+            dev: 4000,
+            board: 16000,
+            title: "a synthetic enterprise warehouse (710 tables)",
+        },
     }
 }
 
@@ -100,8 +107,24 @@ pub fn generate(preset: Preset, seed: u64, out: &Path) -> Result<Summary, SynthE
         seed: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed_salt,
         explore_scale: if article { 1.0 } else { 0.1 },
     };
-    let dev = pipeline::build(&s.catalog, &m, &s.models, &spec(s.dev, article, 0xDE5, 3))?;
-    let board = pipeline::build(&s.catalog, &m, &s.models, &spec(s.board, false, 0xB0A, 4))?;
+    let dev_dir = "text2sqlbench-synthetic-dev";
+    let board_dir = "text2sqlbench-synthetic";
+    let dev_results = format!("{dev_dir}/results.jsonl");
+    let board_results = format!("{board_dir}/results.jsonl");
+    let dev = pipeline::build(
+        &s.catalog,
+        &m,
+        &s.models,
+        &spec(s.dev, article, 0xDE5, 3),
+        &out.join(&dev_results),
+    )?;
+    let board = pipeline::build(
+        &s.catalog,
+        &m,
+        &s.models,
+        &spec(s.board, false, 0xB0A, 4),
+        &out.join(&board_results),
+    )?;
 
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x005E_ED0F_0075);
     let dev_rank = ranking::rank_all(&dev.questions, &universe, ARTICLE_TARGETS, &mut rng);
@@ -163,20 +186,14 @@ pub fn generate(preset: Preset, seed: u64, out: &Path) -> Result<Summary, SynthE
         schema::rules_yaml().as_bytes(),
         &mut files,
     )?;
-    let dev_dir = "text2sqlbench-synthetic-dev";
-    let board_dir = "text2sqlbench-synthetic";
     write(
         out,
         &format!("{dev_dir}/annotated.jsonl"),
         &dev.annotated,
         &mut files,
     )?;
-    write(
-        out,
-        &format!("{dev_dir}/results.jsonl"),
-        &dev.results,
-        &mut files,
-    )?;
+    // Written while the corpus was built.
+    files.push((dev_results, dev.results_size));
     write(
         out,
         &format!("{dev_dir}/fm_labels.jsonl"),
@@ -189,13 +206,13 @@ pub fn generate(preset: Preset, seed: u64, out: &Path) -> Result<Summary, SynthE
         &board.annotated,
         &mut files,
     )?;
-    write(
-        out,
-        &format!("{board_dir}/results.jsonl"),
-        &board.results,
-        &mut files,
-    )?;
-    let man = manifest::manifest(&board.questions, &board.results, &board.annotated, &mut rng);
+    files.push((board_results, board.results_size));
+    let man = manifest::manifest(
+        &board.questions,
+        &board.results_sha256,
+        &board.annotated,
+        &mut rng,
+    );
     write(
         out,
         &format!("{board_dir}/board_manifest.json"),

@@ -13,7 +13,7 @@ use runlens_synth::Preset;
 /// Arguments of `runlens synth`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Data set to write: `article` (the published study's shape) or `large` (scale test).
+    /// Data set to write: `article` (the published study's shape), `large` or `huge` (scale tests).
     #[arg(long, value_parser = parse_preset)]
     pub preset: Preset,
     /// Seed; the same seed gives byte-identical files.
