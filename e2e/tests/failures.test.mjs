@@ -23,6 +23,17 @@ function cliFailures() {
   return JSON.parse(out.toString('utf8')).failures;
 }
 
+/** Clicks the centre of a chart mark's rectangle (layout units: the CSS pixels the chart was
+ * laid out for; the canvas holds `data-dpr` canvas pixels per unit). */
+async function clickRect(page, canvas, [l, t, r, b]) {
+  const box = await canvas.boundingBox();
+  const size = await canvas.evaluate((c) => {
+    const dpr = Number(c.getAttribute('data-dpr') || 1);
+    return [c.width / dpr, c.height / dpr];
+  });
+  await page.mouse.click(box.x + ((l + r) / 2) * (box.width / size[0]), box.y + ((t + b) / 2) * (box.height / size[1]));
+}
+
 async function metric(page, name) {
   const el = page.locator(`[data-testid="failures-view"] [data-metric="${name}"]`).first();
   await el.waitFor({ timeout: 30000 });
@@ -50,9 +61,7 @@ test('counts equal the CLI; a bar click filters the list; a failure opens', asyn
   const [l, t, r, b] = (await button.getAttribute('data-rect')).split(',').map(Number);
   const canvas = page.locator('#fail-sub-modes');
   await canvas.scrollIntoViewIfNeeded();
-  const box = await canvas.boundingBox();
-  const size = await canvas.evaluate((c) => [c.width, c.height]);
-  await page.mouse.click(box.x + ((l + r) / 2) * (box.width / size[0]), box.y + ((t + b) / 2) * (box.height / size[1]));
+  await clickRect(page, canvas, [l, t, r, b]);
   await page.waitForFunction((want) => new URL(location.href).searchParams.get('f') === want, `sub_mode:${largest}`);
   await page.waitForFunction((n) => document.querySelector('[data-metric="failures:listed"]')?.getAttribute('data-value') === String(n), count);
   assert.match(await page.getByTestId('filter-chip').innerText(), new RegExp(`sub_mode:${largest}`));
@@ -96,4 +105,22 @@ test('counts equal the CLI; a bar click filters the list; a failure opens', asyn
   assert.equal(await page.getByTestId('trajectory-position').innerText(), `2 / ${count}`);
   assert.equal(await page.locator('[data-testid="jev-label"] > p > strong').first().innerText(), largest);
   assert.deepEqual(problems, []);
+});
+
+test('on a 2x screen the chart is drawn at twice the pixels, and a bar click still hits its bar', async () => {
+  const { page, problems } = await newPage(browser, { deviceScaleFactor: 2 });
+  await page.goto(`${server.url}?bundle=bundles/article.json.gz&tab=failures&corpus=${DEV}`);
+  const sel = `[data-testid="fail-sub-modes-items"] button[data-filter="sub_mode:wrong_filter"]`;
+  await page.waitForFunction((s) => document.querySelector(s)?.getAttribute('data-rect'), sel);
+  const canvas = page.locator('#fail-sub-modes');
+  const [w, h, cssW, cssH, dpr] = await canvas.evaluate((c) => [c.width, c.height, c.clientWidth, c.clientHeight, c.getAttribute('data-dpr')]);
+  assert.equal(dpr, '2');
+  // Canvas pixels are twice the CSS pixels each way (the chart is laid out for the CSS size).
+  assert.deepEqual([w, h], [2 * cssW, 2 * cssH]);
+  const rect = (await page.locator(sel).getAttribute('data-rect')).split(',').map(Number);
+  await canvas.scrollIntoViewIfNeeded();
+  await clickRect(page, canvas, rect);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('f') === 'sub_mode:wrong_filter');
+  assert.deepEqual(problems, []);
+  await page.context().close();
 });

@@ -61,8 +61,11 @@ test('a chart exports as PNG, SVG (its own chunk) and CSV, the SVG with its whol
   };
   const png = await take('Download chart as PNG');
   assert.ok(png.name.endsWith('.png') && png.bytes.subarray(1, 4).toString() === 'PNG', png.name);
-  // Drawn again at 2×: twice the canvas's pixels each way (the IHDR chunk's width, height).
-  const shown = await board.locator('canvas').first().evaluate((c) => [c.width, c.height]);
+  // Drawn again at 2×: twice the chart's CSS pixels each way (the IHDR chunk's width, height).
+  const shown = await board.locator('canvas').first().evaluate((c) => {
+    const dpr = Number(c.getAttribute('data-dpr') || 1);
+    return [c.width / dpr, c.height / dpr];
+  });
   assert.deepEqual([png.bytes.readUInt32BE(16), png.bytes.readUInt32BE(20)], [2 * shown[0], 2 * shown[1]]);
   const svg = await take('Download chart as SVG');
   const text = svg.bytes.toString('utf8');

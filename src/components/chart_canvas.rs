@@ -18,8 +18,8 @@ pub fn ChartCanvas(
     /// The chart to draw; redrawn whenever it changes.
     #[prop(into)]
     chart: Signal<AnyChart>,
-    /// Canvas width in pixels, at most (the container's width when it is narrower).
-    #[prop(default = 720)]
+    /// Chart width in CSS pixels, at most (the container's width when it is narrower).
+    #[prop(default = 1600)]
     width: u32,
     /// Canvas height in pixels (may change with the data, e.g. one bar per model).
     #[prop(into, default = Signal::stored(420))]
@@ -52,15 +52,19 @@ pub fn ChartCanvas(
         let h = height.get();
         let caption = caption.get();
         let Some(el) = canvas.get() else { return };
-        // Resizing clears the canvas, so it happens here, before drawing.
+        // Resizing clears the canvas, so it happens here, before drawing. The chart is laid
+        // out for `w` × `h` CSS pixels and drawn at the screen's pixel density.
         let w = fit_width(&el, width);
-        if el.width() != w {
-            el.set_width(w);
+        let s = device_scale();
+        if el.width() != w * s {
+            el.set_width(w * s);
         }
-        if el.height() != h {
-            el.set_height(h);
+        if el.height() != h * s {
+            el.set_height(h * s);
         }
-        let outcome = MeasuringCanvas::new(el)
+        let _ = el.set_attribute("data-dpr", &s.to_string());
+        let _ = web_sys::HtmlElement::style(&el).set_property("width", &format!("{w}px"));
+        let outcome = MeasuringCanvas::scaled(el, s)
             .ok_or_else(|| "this browser gave no 2D drawing context".to_owned())
             .and_then(|backend| {
                 let root = backend.into_drawing_area();
@@ -93,9 +97,7 @@ pub fn ChartCanvas(
             return;
         };
         let (cx, cy) = (ev.offset_x(), ev.offset_y());
-        let scale = |px: u32, css: i32| f64::from(px) / f64::from(css.max(1));
-        let x = (f64::from(cx) * scale(el.width(), el.client_width())).round() as i32;
-        let y = (f64::from(cy) * scale(el.height(), el.client_height())).round() as i32;
+        let (x, y) = layout_point(&el, cx, cy);
         let words = drawn.with_value(|l| {
             l.as_ref()
                 .and_then(|l| chart.with_untracked(|c| c.read_out(l, x, y)))
@@ -157,6 +159,34 @@ pub fn render_scaled(
     let layout = draw_any(&root, chart, caption).map_err(|e| e.to_string())?;
     root.present().map_err(|e| e.to_string())?;
     Ok((canvas, layout))
+}
+
+/// Canvas pixels per CSS pixel for a chart drawn now: the screen's pixel density, rounded,
+/// 1 to 3 (a 2× screen gets a sharp chart, not an upscaled one).
+fn device_scale() -> u32 {
+    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    (dpr.round().clamp(1.0, 3.0)) as u32
+}
+
+/// The canvas pixels per CSS pixel `canvas` was drawn at by [`ChartCanvas`] (1 for others).
+pub fn drawn_scale(canvas: &web_sys::HtmlCanvasElement) -> u32 {
+    canvas
+        .get_attribute("data-dpr")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1u32)
+        .max(1)
+}
+
+/// A pointer position in CSS pixels within `canvas` (`offset_x`, `offset_y`) in the drawn
+/// chart's layout units (the layout is in CSS pixels of the size it was drawn for, which
+/// differs from the shown size when the canvas is scaled down by `max-width`).
+pub fn layout_point(canvas: &web_sys::HtmlCanvasElement, x: i32, y: i32) -> (i32, i32) {
+    let s = f64::from(drawn_scale(canvas));
+    let scale = |px: u32, css: i32| f64::from(px) / s / f64::from(css.max(1));
+    (
+        (f64::from(x) * scale(canvas.width(), canvas.client_width())).round() as i32,
+        (f64::from(y) * scale(canvas.height(), canvas.client_height())).round() as i32,
+    )
 }
 
 /// The width to draw `canvas` at: its container's inner width less the canvas's 1 px

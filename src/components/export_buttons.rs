@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use runlens_charts::{AnyChart, SvgError};
 
-use super::chart_canvas::render_scaled;
+use super::chart_canvas::{drawn_scale, render_scaled};
 use crate::chunks::{split_call, split_point};
 use crate::export::{
     ExportError, download_canvas_element_png, download_canvas_png, download_text, safe_filename,
@@ -18,7 +18,7 @@ use crate::export::{
 /// Canvas pixels per CSS pixel of an exported PNG.
 pub const PNG_SCALE: u32 = 2;
 
-/// The size, in pixels, `<canvas id=id>` is drawn at on the page.
+/// The size, in CSS pixels, `<canvas id=id>` is laid out for on the page.
 fn shown_size(id: &str) -> Option<(u32, u32)> {
     use wasm_bindgen::JsCast;
     let canvas: web_sys::HtmlCanvasElement = web_sys::window()?
@@ -26,7 +26,8 @@ fn shown_size(id: &str) -> Option<(u32, u32)> {
         .get_element_by_id(id)?
         .dyn_into()
         .ok()?;
-    Some((canvas.width(), canvas.height()))
+    let s = drawn_scale(&canvas);
+    Some((canvas.width() / s, canvas.height() / s))
 }
 
 split_point! {

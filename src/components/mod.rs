@@ -19,7 +19,7 @@ pub mod text_measure;
 
 pub use bundle_loader::{BundleLoader, RenderLoaded};
 pub use caption::{BundleInfo, caption};
-pub use chart_canvas::{AnyChart, ChartCanvas, render_scaled};
+pub use chart_canvas::{AnyChart, ChartCanvas, drawn_scale, layout_point, render_scaled};
 pub use copy_link::CopyLink;
 pub use error_panel::ErrorPanel;
 pub use export_buttons::ExportButtons;

@@ -9,7 +9,7 @@ use runlens_core::csv::{number_cell, to_csv};
 use wasm_bindgen::JsCast;
 
 use super::charts::ChartItem;
-use crate::components::{ChartCanvas, ExportButtons, MetricValue};
+use crate::components::{ChartCanvas, ExportButtons, MetricValue, layout_point};
 use crate::state::UrlState;
 
 /// A chart whose elements filter the failure list.
@@ -61,10 +61,7 @@ pub fn FilterChart(
         else {
             return;
         };
-        let sx = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
-        let sy = f64::from(canvas.height()) / f64::from(canvas.client_height().max(1));
-        let x = (f64::from(ev.offset_x()) * sx).round() as i32;
-        let y = (f64::from(ev.offset_y()) * sy).round() as i32;
+        let (x, y) = layout_point(&canvas, ev.offset_x(), ev.offset_y());
         let Some(hit) = layout.with_untracked(|l| l.at(x, y)) else {
             return;
         };

@@ -25,7 +25,7 @@ use runlens_core::metrics::ranking_view::{POOLED, RankingAnswer, RankingQuery};
 use runlens_core::metrics::report_retrieval::RetrievalSection;
 use wasm_bindgen::JsCast;
 
-use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption};
+use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption, layout_point};
 use crate::derived::answers::{ViewQuery, ask};
 use crate::state::{UrlState, ViewState};
 use crate::theme::chart_theme;
@@ -232,8 +232,7 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
         else {
             return;
         };
-        let scale = f64::from(canvas.width()) / f64::from(canvas.client_width().max(1));
-        let x = (f64::from(ev.offset_x()) * scale).round() as i32;
+        let (x, _) = layout_point(&canvas, ev.offset_x(), ev.offset_y());
         let k = layout.with(|l| l.as_ref().and_then(|l| l.k_at(x)));
         set_hover_k.set(k.map(|k| k as usize));
     };
