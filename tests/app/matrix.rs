@@ -12,7 +12,7 @@ use runlens_core::bundle::{
 };
 use runlens_core::metrics::matrix_view::MatrixSort;
 use runlens_web::pages::MatrixView;
-use runlens_web::pages::matrix::grid::column_range;
+use runlens_web::pages::matrix::grid::{column_range, question_width};
 use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -299,7 +299,7 @@ async fn a_large_matrix_renders_only_what_is_in_view_on_both_axes() {
         .unwrap()
         .unchecked_into();
     let width = grid.client_width() as usize;
-    let question = if width < 640 { 132 } else { 320 };
+    let question = question_width(width, 60);
     let (c0, c1) = column_range(0, width, question, 60);
     assert_eq!(c0, 0);
     assert!(c1 < 60, "every column rendered in a {width} px box");
@@ -378,4 +378,10 @@ fn columns_in_view() {
     assert_eq!(column_range(560, 1_000, 320, 60), (16, 49));
     assert_eq!(column_range(0, 1_000, 320, 10), (0, 10));
     assert_eq!(column_range(0, 100, 320, 60), (0, 5));
+    // The examples of `question_width`'s: 1,000 − 20 × 28 − 2 = 438; capped at 720; at least
+    // 320 beside 60 models; 132 on a phone.
+    assert_eq!(question_width(1_000, 20), 438);
+    assert_eq!(question_width(1_392, 20), 720);
+    assert_eq!(question_width(1_000, 60), 320);
+    assert_eq!(question_width(390, 20), 132);
 }

@@ -235,7 +235,7 @@ async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
 }
 
 /// #17, layout: a chart is drawn for its container's width (at most its own width): in a
-/// 400 px box the canvas is 398 px wide (less its borders), in a wide one 720.
+/// 400 px box the canvas is 398 px wide (less its borders), in a wide one at most 1,600.
 #[wasm_bindgen_test]
 async fn a_chart_is_drawn_for_the_width_of_its_container() {
     use runlens_charts::{HBar, HBarChart, Palette, Theme};
@@ -271,8 +271,11 @@ async fn a_chart_is_drawn_for_the_width_of_its_container() {
                 .width()
         }
     };
+    // The container's width less the canvas's 1 px borders, at most 1,600 px, at least 240
+    // (one canvas pixel per CSS pixel: the test browser's devicePixelRatio is 1).
     assert_eq!(width_in(400).await, 398);
-    assert_eq!(width_in(1100).await, 720);
+    assert_eq!(width_in(1100).await, 1098);
+    assert_eq!(width_in(2000).await, 1600);
     assert_eq!(width_in(100).await, 240);
 }
 

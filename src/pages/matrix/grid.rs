@@ -37,9 +37,17 @@ const ROWS: RowWindow = RowWindow {
     margin: 8,
 };
 
-/// Width of the question column for a box `width` px wide: narrower on a phone.
-fn question_width(width: usize) -> usize {
-    if width < 640 { 132 } else { 320 }
+/// Width of the question column for a box `width` px wide holding `n` model columns: 132 px
+/// on a phone; else the room the model columns leave, 320–720 px (a wide screen shows more of
+/// each question; many models keep 320 px and scroll sideways).
+///
+/// Example: 20 models (560 px) in a 1,000 px box: 438 px; in 1,392 px: 720 px; 60 models: 320.
+pub fn question_width(width: usize, n: usize) -> usize {
+    if width < 640 {
+        132
+    } else {
+        width.saturating_sub(n * CELL_WIDTH + 2).clamp(320, 720)
+    }
 }
 
 /// The columns `[start, end)` of `n` in view at scroll offset `left` in a box `width` px
@@ -83,7 +91,7 @@ pub fn MatrixGrid(
     let models = Arc::new(answer.models.clone());
     let n_cols = models.len();
     let corpus = answer.corpus.clone().unwrap_or_default();
-    let qwidth = Memo::new(move |_| question_width(width.get()));
+    let qwidth = Memo::new(move |_| question_width(width.get(), n_cols));
     let rows_in_view = Memo::new(move |_| ROWS.range(top.get(), n_rows));
     let cols_in_view =
         Memo::new(move |_| column_range(left.get(), width.get(), qwidth.get(), n_cols));
