@@ -65,7 +65,7 @@ pub fn ExportButtons(
     /// Caption under the exported SVG (bundle hash and view settings).
     #[prop(optional, into)]
     caption: Signal<String>,
-    /// SVG size in pixels (default 720 × 420, the canvas default).
+    /// SVG size in pixels when there is no canvas to take it from (default 720 × 420).
     #[prop(default = (720, 420))]
     svg_size: (u32, u32),
     /// Produces the CSV text (CSV button), e.g. with `runlens_core::csv::to_csv`.
@@ -77,6 +77,8 @@ pub fn ExportButtons(
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
     let report = move |r: Result<(), ExportError>| set_error.set(r.err().map(|e| e.to_string()));
+    // The SVG is drawn for the size the chart is shown at, when it is on a canvas.
+    let svg_canvas = canvas_id.clone();
     let png = canvas_id.map(|id| {
         let on_click = move |_| {
             let id = id.clone();
@@ -103,7 +105,7 @@ pub fn ExportButtons(
     let svg = chart.map(|chart| {
         let on_click = move |_| {
             let file = safe_filename(&base_name.get_untracked(), "svg");
-            let (w, h) = svg_size;
+            let (w, h) = svg_canvas.as_deref().and_then(shown_size).unwrap_or(svg_size);
             let (chart, caption) = (chart.get_untracked(), caption.get_untracked());
             spawn_local(async move {
                 let drawn = match split_call!(svg_of(&chart, &caption, w, h)) {

@@ -90,7 +90,7 @@ pub fn FilterChart(
     });
     let active = move || state.with(|s| s.filter.clone());
     view! {
-        <figure class="failure-chart" data-chart=id>
+        <figure class="failure-chart" data-chart=id id=format!("{id}-section")>
             <h4>{heading}</h4>
             <div class="chart-wrap" on:click=on_click>
                 <ChartCanvas id=id chart=chart height=height caption=caption on_layout=on_layout />

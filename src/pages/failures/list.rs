@@ -101,7 +101,7 @@ pub fn FailureList(
     };
     let opt = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:.2}"));
     view! {
-        <section class="failure-list" data-testid="failure-list">
+        <section class="failure-list" data-testid="failure-list" id="fail-list-section">
             <h3>"Failures " <span data-metric="failures:listed" data-value=move || n().to_string()>{n}</span></h3>
             <ExportButtons base_name="failures" caption=caption csv_later=csv />
             // A table for assistive technology (rows of cells under column headers); the

@@ -19,7 +19,7 @@ use runlens_charts::{LEGEND_BAND, format_threshold};
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::failures_view::{BaseFilter, FailuresAnswer, FailuresQuery};
 
-use crate::components::{MetricValue, caption};
+use crate::components::{MetricValue, NavItem, PageNav, caption};
 use crate::derived::answers::{ViewQuery, ask_newest};
 use crate::state::{UrlState, relabels_in_force};
 use crate::theme::chart_theme;
@@ -245,6 +245,7 @@ fn FailuresShown(
                         <dd><MetricValue name="cdf:above" value=Signal::derive(move || above.get() as f64) digits=0 /></dd>
                     </div>
                 </dl>
+                {move || view! { <PageNav items=sections(fm.get()) label="Sections of the failures view" /> }}
             </Show>
             <div class="failure-charts" data-charts=all_charts>
                 <Show when=at(2)>
@@ -279,6 +280,28 @@ fn FailuresShown(
             </Show>
         </section>
     }
+}
+
+/// The view's sections for its in-page navigation (the FM chart only when the corpus has FM
+/// labels).
+fn sections(fm: bool) -> Vec<NavItem> {
+    let item = |label, target| NavItem { label, target };
+    let mut out = vec![
+        item("Sub-modes", "fail-sub-modes-section"),
+        item("Families", "fail-families-section"),
+        item("Per model", "fail-profile-section"),
+    ];
+    if fm {
+        out.push(item("FM1–FM5", "fail-fm-section"));
+    }
+    out.extend([
+        item("Correct despite fail?", "fail-cdf-section"),
+        item("Schema hint", "fail-hint-section"),
+        item("Rules blamed", "fail-rules-section"),
+        item("Rule verdicts", "fail-verdicts-section"),
+        item("List", "fail-list-section"),
+    ]);
+    out
 }
 
 /// The words shown for a headline figure (its `data-metric` key stays as it is):

@@ -42,7 +42,7 @@ pub fn RuleBlameTable(
         to_csv(&["prevented_by_rule", "failures"], &rows)
     });
     view! {
-        <section class="rule-blame">
+        <section class="rule-blame" id="fail-rules-section">
             <h4>"Semantic rules Jev blamed"</h4>
             <table data-testid="rule-blame">
                 <thead><tr><th>"rule"</th><th>"failures"</th></tr></thead>
@@ -94,7 +94,7 @@ pub fn VerdictTable(
         to_csv(&["rule", "ok", "violation", "n/a", "other"], &rows)
     });
     view! {
-        <section class="verdicts">
+        <section class="verdicts" id="fail-verdicts-section">
             <h4>"Decidable rule violations (code verdicts)"</h4>
             <table data-testid="verdicts">
                 <thead><tr><th>"rule"</th><th>"violation"</th><th>"ok"</th><th>"n/a"</th><th>"other"</th></tr></thead>
