@@ -562,16 +562,7 @@ async fn sample_counts_equal_the_cli() {
     );
     // #17, in-page navigation: a button per section, each naming an element of the view (the
     // sample has FM labels, so the FM chart's too); a click moves the focus to its section.
-    let items = host.query_selector_all(".page-nav-item").unwrap();
-    let nav: Vec<(String, String)> = (0..items.length())
-        .filter_map(|i| items.item(i)?.dyn_into::<web_sys::Element>().ok())
-        .map(|e| {
-            (
-                e.text_content().unwrap_or_default(),
-                e.get_attribute("data-target").unwrap_or_default(),
-            )
-        })
-        .collect();
+    let nav = crate::page_nav::items(&host);
     let labels: Vec<&str> = nav.iter().map(|(l, _)| l.as_str()).collect();
     assert_eq!(
         labels,
@@ -595,19 +586,10 @@ async fn sample_counts_equal_the_cli() {
             "{target}"
         );
     }
-    let list: web_sys::HtmlElement = host
-        .query_selector(".page-nav-item[data-target='fail-list-section']")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
-    list.click();
-    let active = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .active_element()
-        .unwrap();
-    assert_eq!(active.id(), "fail-list-section");
+    assert_eq!(
+        crate::page_nav::click_and_focused(&host, "fail-list-section"),
+        "fail-list-section"
+    );
 }
 
 /// #17: model names are display names in the failures views (they were registry keys); the

@@ -387,18 +387,7 @@ async fn header_votes_sql_tables_and_results_render_as_text() {
 /// element of the view (the gate's only for a cell with a gate row), focus moved there.
 #[wasm_bindgen_test]
 async fn the_section_buttons_name_the_sections_shown() {
-    let nav = |host: &web_sys::HtmlElement| -> Vec<(String, String)> {
-        let items = host.query_selector_all(".page-nav-item").unwrap();
-        (0..items.length())
-            .filter_map(|i| items.item(i)?.dyn_into::<web_sys::Element>().ok())
-            .map(|e| {
-                (
-                    e.text_content().unwrap_or_default(),
-                    e.get_attribute("data-target").unwrap_or_default(),
-                )
-            })
-            .collect()
-    };
+    let nav = crate::page_nav::items;
     let (host, _) = mount(open("m1", "q1", Some("failures")));
     settle().await;
     let items = nav(&host);
@@ -424,19 +413,10 @@ async fn the_section_buttons_name_the_sections_shown() {
         );
     }
     // A click moves the keyboard focus to its section.
-    let gate: web_sys::HtmlElement = host
-        .query_selector(".page-nav-item[data-target='traj-gate']")
-        .unwrap()
-        .unwrap()
-        .unchecked_into();
-    gate.click();
-    let active = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .active_element()
-        .unwrap();
-    assert_eq!(active.id(), "traj-gate");
+    assert_eq!(
+        crate::page_nav::click_and_focused(&host, "traj-gate"),
+        "traj-gate"
+    );
     // m1/q2 has no gate row: no gate button.
     let (host, _) = mount(open("m1", "q2", Some("failures")));
     settle().await;
