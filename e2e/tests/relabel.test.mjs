@@ -25,6 +25,11 @@ test('re-label, apply, see the counts change, export, reload with the overrides'
   const model = page.getByTestId('proxy-model');
   await model.waitFor({ timeout: 30000 });
   assert.equal(await model.textContent(), 'sparrow-nano-general-v1.1');
+  // The panel starts compact: Ask at the top, the request folded under it.
+  const request = page.getByTestId('relabel-request');
+  assert.equal(await request.evaluate((d) => d.open), false);
+  assert.match(await request.locator('summary').textContent(), /^Edit the request \(\d+ questions, \d+ state fields\)$/);
+  await request.locator('summary').click();
   const sub = page.locator('[data-question="sub_mode"]');
   assert.match(await sub.locator('textarea.instructions').inputValue(), /^Given the question, the reference SQL/);
   // Take the recorded sub-mode out of the options, so the new label must differ.
@@ -154,7 +159,7 @@ test('with no proxy the panel says how to start one', async () => {
   const { page } = await newPage(browser);
   await page.goto(`${server.url}${OPEN}&jev=http://127.0.0.1:9`);
   await page.getByTestId('relabel-ask').waitFor({ timeout: 30000 });
-  await page.locator('[data-question="sub_mode"]').waitFor();
+  await page.locator('[data-question="sub_mode"]').waitFor({ state: 'attached' });
   await page.getByTestId('relabel-ask').click();
   const error = page.getByTestId('relabel-error');
   await error.waitFor({ timeout: 30000 });

@@ -49,6 +49,22 @@ async fn the_panel_shows_the_answer_and_the_offline_warning() {
         view! { <RelabelPanel opened=opened(&b, "dev", "gpt-4.1", "ex-007") bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
     });
     settle().await;
+    // #17: the panel starts compact: Ask first, the request's fields folded under it.
+    let request = host
+        .query_selector("details[data-testid='relabel-request']")
+        .unwrap()
+        .unwrap();
+    assert!(!request.has_attribute("open"));
+    let ask = host
+        .query_selector("[data-testid='relabel-ask']")
+        .unwrap()
+        .unwrap();
+    // DOCUMENT_POSITION_FOLLOWING (4): the request comes after the Ask button.
+    assert_eq!(ask.compare_document_position(&request) & 4, 4);
+    assert!(
+        text_of(&host, "details[data-testid='relabel-request'] summary")
+            .starts_with("Edit the request (")
+    );
     // The form holds every state field; the long result is clipped to 2,000 + 15 chars.
     let clipped = value_of(&host, "[data-field='candidate_results[0]']");
     assert_eq!(clipped.chars().count(), 2000 + " ...(truncated)".len());

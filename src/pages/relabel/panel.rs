@@ -162,17 +162,24 @@ pub fn RelabelPanel(
             </p>
             {overridden.map(|o| view! { <p class="notice" data-testid="overridden">{o}</p> })}
             {move || note.get().map(|n| view! { <p class="notice">{n}</p> })}
-            {move || ready.get().then(|| view! {
-                <details open>
-                    <summary>"The request the harness sends for this failure (editable)"</summary>
-                    <RequestForm draft=draft />
-                </details>
-            })}
+            // Ask first; the request's ~40 editable fields folded under it (#17: the panel
+            // starts compact).
             <p>
                 <button class="primary" data-testid="relabel-ask" on:click=ask disabled=move || busy.get() || !ready.get()>
                     {move || if busy.get() { "Asking…" } else { "Ask" }}
                 </button>
+                " the harness's request for this failure, or edit it first:"
             </p>
+            {move || ready.get().then(|| view! {
+                <details class="relabel-request" data-testid="relabel-request">
+                    <summary>{move || draft.with(|d| format!(
+                        "Edit the request ({} questions, {} state fields)",
+                        d.questions.len(),
+                        d.state.len()
+                    ))}</summary>
+                    <RequestForm draft=draft />
+                </details>
+            })}
             {move || ask_error.get().map(|e| view! { <p class="error" role="alert" data-testid="relabel-error">{e}</p> })}
             {answer}
         </section>
