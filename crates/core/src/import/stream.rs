@@ -43,7 +43,8 @@ pub type Open<'a> = dyn FnMut(usize) -> std::io::Result<Box<dyn ReadSeek>> + 'a;
 
 /// What a streamed export wrote.
 pub struct Streamed {
-    /// The manifest (already given to no sink: the caller stores it).
+    /// The manifest and its JSON; not given to the sink (the caller stores it as
+    /// `manifest.json`).
     pub written: Written,
     /// Non-fatal problems, in the order found (as in the bundle).
     pub warnings: Vec<Warning>,
