@@ -101,98 +101,119 @@ impl Packed {
         self.mark(false);
     }
 
-    /// Appends an integer (a `U64` or `Len` column).
-    pub fn push_u64(&mut self, value: u64) {
-        if let Store::U64(v) = &mut self.store {
-            v.push(value);
-            self.mark(true);
-        } else {
-            self.mark(false);
-        }
-    }
-
-    /// Appends a string (a `Dict` or `Text` column).
-    pub fn push_str(&mut self, value: &str) {
-        match &mut self.store {
-            Store::Dict(d, codes) => codes.push(d.code(value)),
-            Store::Text(v) => v.push(value.to_owned()),
-            _ => return self.mark(false),
-        }
-        self.mark(true);
-    }
-
-    /// Appends a boolean (a `Bool` column).
-    pub fn push_bool(&mut self, value: bool) {
-        if let Store::Bool(v) = &mut self.store {
-            v.push(value);
-            self.mark(true);
-        } else {
-            self.mark(false);
-        }
-    }
-
-    /// Appends `value` if it fits this column's kind (`Len`: an array's length), else a row
-    /// without a value; returns whether it fitted.
-    pub fn push_json(&mut self, value: Option<&Value>) -> bool {
-        let fitted = match (value, &mut self.store) {
-            (None, _) => false,
-            (Some(v), Store::U64(out)) if self.kind == Kind::Len => {
-                v.as_array().map(|a| out.push(a.len() as u64)).is_some()
+    /// Appends an integer (a `U64` or `Len` column; in any other, a row without a value);
+    /// returns whether it fitted.
+    pub fn push_u64(&mut self, value: u64) -> bool {
+        let fitted = match &mut self.store {
+            Store::U64(v) => {
+                v.push(value);
+                true
             }
-            (Some(v), Store::U64(out)) => v.as_u64().map(|n| out.push(n)).is_some(),
-            (Some(v), Store::F64(out)) => v.is_f64() && v.as_f64().map(|x| out.push(x)).is_some(),
-            (Some(v), Store::Bool(out)) => v.as_bool().map(|b| out.push(b)).is_some(),
-            (Some(v), Store::Dict(d, codes)) => v.as_str().map(|s| codes.push(d.code(s))).is_some(),
-            (Some(v), Store::Text(out)) => v.as_str().map(|s| out.push(s.to_owned())).is_some(),
-            (Some(v), Store::DictList(d, lens, codes)) => {
-                match v
-                    .as_array()
-                    .and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
-                {
-                    Some(list) => {
-                        lens.push(list.len() as u32);
-                        codes.extend(list.into_iter().map(|s| d.code(s)));
-                        true
-                    }
-                    None => false,
-                }
-            }
+            _ => false,
         };
         self.mark(fitted);
         fitted
     }
 
-    /// Row `i` of `data` (a column of this kind); `None` when absent.
+    /// Appends a float (an `F64` column), as [`Packed::push_u64`].
+    pub fn push_f64(&mut self, value: f64) -> bool {
+        let fitted = match &mut self.store {
+            Store::F64(v) => {
+                v.push(value);
+                true
+            }
+            _ => false,
+        };
+        self.mark(fitted);
+        fitted
+    }
+
+    /// Appends a boolean (a `Bool` column), as [`Packed::push_u64`].
+    pub fn push_bool(&mut self, value: bool) -> bool {
+        let fitted = match &mut self.store {
+            Store::Bool(v) => {
+                v.push(value);
+                true
+            }
+            _ => false,
+        };
+        self.mark(fitted);
+        fitted
+    }
+
+    /// Appends a string (a `Dict` or `Text` column), as [`Packed::push_u64`].
+    pub fn push_str(&mut self, value: &str) -> bool {
+        let fitted = match &mut self.store {
+            Store::Dict(d, codes) => {
+                codes.push(d.code(value));
+                true
+            }
+            Store::Text(v) => {
+                v.push(value.to_owned());
+                true
+            }
+            _ => false,
+        };
+        self.mark(fitted);
+        fitted
+    }
+
+    /// Appends a list of strings (a `TextList` column), as [`Packed::push_u64`].
+    pub fn push_list<'s>(&mut self, list: impl ExactSizeIterator<Item = &'s str>) -> bool {
+        let fitted = match &mut self.store {
+            Store::DictList(d, lens, codes) => {
+                lens.push(list.len() as u32);
+                codes.extend(list.map(|s| d.code(s)));
+                true
+            }
+            _ => false,
+        };
+        self.mark(fitted);
+        fitted
+    }
+
+    /// A row without a value; `false` (nothing fitted).
+    fn none(&mut self) -> bool {
+        self.push_none();
+        false
+    }
+
+    /// Appends `value` if it fits this column's kind (`Len`: an array's length), else a row
+    /// without a value; returns whether it fitted.
+    pub fn push_json(&mut self, value: Option<&Value>) -> bool {
+        let Some(v) = value else {
+            return self.none();
+        };
+        let pushed = match self.kind {
+            Kind::Len => v.as_array().map(|a| self.push_u64(a.len() as u64)),
+            Kind::U64 => v.as_u64().map(|n| self.push_u64(n)),
+            Kind::F64 => v.as_f64().filter(|_| v.is_f64()).map(|x| self.push_f64(x)),
+            Kind::Bool => v.as_bool().map(|b| self.push_bool(b)),
+            Kind::Dict | Kind::Text => v.as_str().map(|s| self.push_str(s)),
+            Kind::TextList => v
+                .as_array()
+                .and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
+                .map(|list| self.push_list(list.into_iter())),
+        };
+        pushed.unwrap_or_else(|| self.none())
+    }
+
+    /// Row `i` of `data` (a column of this kind); a row without a value when absent.
     fn push_data(&mut self, data: &ColumnData, i: usize) {
-        match data {
-            ColumnData::U64(v) => match v.get(i).copied().flatten() {
-                Some(x) => self.push_u64(x),
-                None => self.push_none(),
-            },
-            ColumnData::F64(v) => match (v.get(i).copied().flatten(), &mut self.store) {
-                (Some(x), Store::F64(out)) => {
-                    out.push(x);
-                    self.mark(true);
-                }
-                _ => self.push_none(),
-            },
-            ColumnData::Bool(v) => match v.get(i).copied().flatten() {
-                Some(b) => self.push_bool(b),
-                None => self.push_none(),
-            },
-            ColumnData::Str(v) => match v.get(i).and_then(Option::as_deref) {
-                Some(s) => self.push_str(s),
-                None => self.push_none(),
-            },
-            ColumnData::StrList(v) => match (v.get(i).and_then(Option::as_ref), &mut self.store) {
-                (Some(list), Store::DictList(d, lens, codes)) => {
-                    lens.push(list.len() as u32);
-                    codes.extend(list.iter().map(|s| d.code(s)));
-                    self.mark(true);
-                }
-                _ => self.push_none(),
-            },
+        let _ = match data {
+            ColumnData::U64(v) => v.get(i).copied().flatten().map(|x| self.push_u64(x)),
+            ColumnData::F64(v) => v.get(i).copied().flatten().map(|x| self.push_f64(x)),
+            ColumnData::Bool(v) => v.get(i).copied().flatten().map(|b| self.push_bool(b)),
+            ColumnData::Str(v) => v
+                .get(i)
+                .and_then(Option::as_deref)
+                .map(|s| self.push_str(s)),
+            ColumnData::StrList(v) => v
+                .get(i)
+                .and_then(Option::as_ref)
+                .map(|list| self.push_list(list.iter().map(String::as_str))),
         }
+        .unwrap_or_else(|| self.none());
     }
 
     /// The column as stored under `name`.
