@@ -553,16 +553,18 @@ impl Reread<'_, '_> {
 
 impl Rows for Reread<'_, '_> {
     fn each(&mut self, ci: usize, list: List, each: &mut EachRow<'_>) -> Result<(), V2Error> {
-        let Some(c) = self.plan.corpora.get(ci) else {
+        // The plan is borrowed apart from `self`, so its places need no copy.
+        let plan = self.plan;
+        let Some(c) = plan.corpora.get(ci) else {
             return Ok(());
         };
-        let places: Vec<Place> = match list {
-            List::Questions => c.questions.clone(),
-            List::Results => c.results.iter().map(|r| r.place).collect(),
-            List::Rankings => c.rankings.clone(),
-            List::FailureLabels => c.failure_labels.clone(),
-            List::FmLabels => c.fm_labels.clone(),
-            List::GateRows => c.gate_rows.clone(),
+        let places: Box<dyn Iterator<Item = Place>> = match list {
+            List::Questions => Box::new(c.questions.iter().copied()),
+            List::Results => Box::new(c.results.iter().map(|r| r.place)),
+            List::Rankings => Box::new(c.rankings.iter().copied()),
+            List::FailureLabels => Box::new(c.failure_labels.iter().copied()),
+            List::FmLabels => Box::new(c.fm_labels.iter().copied()),
+            List::GateRows => Box::new(c.gate_rows.iter().copied()),
         };
         let mut scratch = Vec::new();
         for place in places {
