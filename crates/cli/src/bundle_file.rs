@@ -68,6 +68,18 @@ pub fn is_bundle_dir(path: &Path) -> bool {
     path.is_dir() && path.join(MANIFEST).is_file()
 }
 
+/// An error when `path` exists and is not a v2 bundle directory (writing one there would
+/// replace a folder that is not ours).
+fn refuse_other_folder(path: &Path) -> Result<()> {
+    if path.exists() && !is_bundle_dir(path) {
+        bail!(
+            "{}: exists and is not a bundle directory; not overwriting it",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 /// Reads a bundle in any form (the content hash is not checked here).
 pub fn read(path: &Path) -> Result<Bundle> {
     if path.is_dir() {
@@ -122,12 +134,7 @@ pub fn write(bundle: &Bundle, path: &Path) -> Result<u64> {
                 .with_context(|| format!("writing {}", tmp.display()))?;
         }
         Form::Dir => {
-            if path.exists() && !is_bundle_dir(path) {
-                bail!(
-                    "{}: exists and is not a bundle directory; not overwriting it",
-                    path.display()
-                );
-            }
+            refuse_other_folder(path)?;
             let (manifest, entries) = write_entries(bundle)?;
             let _ = std::fs::remove_dir_all(&tmp);
             let put = |rel: &str, bytes: &[u8]| -> Result<()> {
@@ -188,11 +195,8 @@ pub fn export_v2(
     mut opened: impl FnMut(File) -> Box<dyn ReadSeek>,
 ) -> Result<(u64, Streamed)> {
     let form = Form::of_output(path)?;
-    if form == Form::Dir && path.exists() && !is_bundle_dir(path) {
-        bail!(
-            "{}: exists and is not a bundle directory; not overwriting it",
-            path.display()
-        );
+    if form == Form::Dir {
+        refuse_other_folder(path)?;
     }
     let folder = sibling(path, if form == Form::Zip { ".tmp.d" } else { ".tmp" });
     let _ = std::fs::remove_dir_all(&folder);
