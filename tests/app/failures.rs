@@ -562,8 +562,7 @@ async fn sample_counts_equal_the_cli() {
     );
     // #17, in-page navigation: a button per section, each naming an element of the view (the
     // sample has FM labels, so the FM chart's too); a click moves the focus to its section.
-    let nav = crate::page_nav::items(&host);
-    let labels: Vec<&str> = nav.iter().map(|(l, _)| l.as_str()).collect();
+    let labels = crate::page_nav::labels_of_shown_sections(&host);
     assert_eq!(
         labels,
         [
@@ -578,14 +577,6 @@ async fn sample_counts_equal_the_cli() {
             "List"
         ]
     );
-    for (_, target) in &nav {
-        assert!(
-            host.query_selector(&format!("#{target}"))
-                .unwrap()
-                .is_some(),
-            "{target}"
-        );
-    }
     assert_eq!(
         crate::page_nav::click_and_focused(&host, "fail-list-section"),
         "fail-list-section"

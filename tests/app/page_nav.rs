@@ -16,6 +16,22 @@ pub fn items(host: &web_sys::HtmlElement) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The buttons' labels, after checking that each names an element under `host`.
+pub fn labels_of_shown_sections(host: &web_sys::HtmlElement) -> Vec<String> {
+    items(host)
+        .into_iter()
+        .map(|(label, target)| {
+            assert!(
+                host.query_selector(&format!("#{target}"))
+                    .unwrap()
+                    .is_some(),
+                "{target}"
+            );
+            label
+        })
+        .collect()
+}
+
 /// Clicks the button for section `target` and returns the `id` of the element that has the
 /// keyboard focus then.
 pub fn click_and_focused(host: &web_sys::HtmlElement, target: &str) -> String {

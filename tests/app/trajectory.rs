@@ -390,8 +390,7 @@ async fn the_section_buttons_name_the_sections_shown() {
     let nav = crate::page_nav::items;
     let (host, _) = mount(open("m1", "q1", Some("failures")));
     settle().await;
-    let items = nav(&host);
-    let labels: Vec<&str> = items.iter().map(|(l, _)| l.as_str()).collect();
+    let labels = crate::page_nav::labels_of_shown_sections(&host);
     assert_eq!(
         labels,
         [
@@ -404,14 +403,6 @@ async fn the_section_buttons_name_the_sections_shown() {
             "Gate"
         ]
     );
-    for (_, target) in &items {
-        assert!(
-            host.query_selector(&format!("#{target}"))
-                .unwrap()
-                .is_some(),
-            "{target}"
-        );
-    }
     // A click moves the keyboard focus to its section.
     assert_eq!(
         crate::page_nav::click_and_focused(&host, "traj-gate"),
