@@ -10,7 +10,8 @@ use wasm_bindgen::JsCast;
 use crate::chunks::{LocalTask, split_call, split_point};
 use crate::components::bundle_loader::LoadProgressSignal;
 use crate::components::{
-    BundleInfo, CopyLink, HashNotice, ImportWarnings, TabBar, WholeZipNotice, hash_disagrees,
+    BundleInfo, CopyLink, HashNotice, ImportWarnings, ModelChoice, ModelFilter, TabBar,
+    WholeZipNotice, hash_disagrees,
 };
 use crate::data::LoadStats;
 use crate::derived::bundle_matcher::bundle_matcher;
@@ -48,6 +49,15 @@ pub fn Overview(
     let notice = bundle.body.notice.clone().unwrap_or_default();
     let corpora: Vec<String> = bundle.body.corpora.iter().map(|c| c.name.clone()).collect();
     let warnings = bundle.body.warnings.clone();
+    let models: Vec<ModelChoice> = bundle
+        .body
+        .models
+        .iter()
+        .map(|m| ModelChoice {
+            key: m.key.clone(),
+            name: m.display_name.clone(),
+        })
+        .collect();
     let state = UrlState::use_context();
     provide_context(BundleInfo {
         short_hash: short_hash.clone(),
@@ -141,6 +151,7 @@ pub fn Overview(
                 <HashNotice link_hash=link_hash.clone() bundle_hash=short_hash.clone() />
             </Show>
             <div class="header-tools">
+                <ModelFilter models=models />
                 <ImportWarnings warnings=warnings />
                 <OverridesBar />
             </div>

@@ -15,6 +15,7 @@ mod import;
 mod leaderboard;
 mod loading;
 mod matrix;
+mod model_filter;
 mod page_nav;
 mod prefetch;
 mod ranking;

@@ -1,6 +1,6 @@
-//! The failures view's controls: corpus, models, sub-mode confidence range and the
-//! `correct_despite_fail` threshold. Dragging a slider rewrites the current history entry;
-//! releasing it adds one.
+//! The failures view's controls: corpus, sub-mode confidence range and the
+//! `correct_despite_fail` threshold (the model filter is the header's, shared by every view).
+//! Dragging a slider rewrites the current history entry; releasing it adds one.
 
 use leptos::prelude::*;
 
@@ -23,14 +23,11 @@ fn slider(
     }
 }
 
-/// Corpus select, model checkboxes, confidence range and threshold slider.
+/// Corpus select, confidence range and threshold slider.
 #[component]
 pub fn FailureControls(
     /// Corpora with failure labels.
     corpora: Vec<String>,
-    /// Models with failure labels (in the chosen corpus or all).
-    #[prop(into)]
-    models: Signal<Vec<(String, String)>>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let set_cmin = slider(state, |s, v| s.conf_min = v);
@@ -39,27 +36,6 @@ pub fn FailureControls(
     let cmin = move || state.with(|s| s.conf_min);
     let cmax = move || state.with(|s| s.conf_max);
     let ct = move || state.with(|s| s.cdf_threshold);
-    let toggle = move |m: String| {
-        let all: Vec<String> = models.get_untracked().into_iter().map(|(k, _)| k).collect();
-        state.push(move |s| {
-            let mut chosen: Vec<String> = if s.models.is_empty() {
-                all.clone()
-            } else {
-                s.models.clone()
-            };
-            if let Some(i) = chosen.iter().position(|x| *x == m) {
-                chosen.remove(i);
-            } else {
-                chosen.push(m);
-            }
-            // Everything (or nothing) chosen means "all".
-            s.models = if chosen.len() == all.len() {
-                Vec::new()
-            } else {
-                chosen
-            };
-        });
-    };
     view! {
         <form class="controls" on:submit=|ev| ev.prevent_default() aria-label="Failure filters">
             <label>
@@ -74,21 +50,6 @@ pub fn FailureControls(
                     {corpora.into_iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
                 </select>
             </label>
-            <fieldset class="models">
-                <legend>"models"</legend>
-                {move || models.get().into_iter().map(|(m, name)| {
-                    let m2 = m.clone();
-                    let m3 = m.clone();
-                    view! {
-                        <label title=m.clone()>
-                            <input type="checkbox" data-model=m.clone()
-                                prop:checked=move || state.with(|s| s.shows_model(&m2))
-                                on:change=move |_| toggle(m3.clone()) />
-                            {name}
-                        </label>
-                    }
-                }).collect_view()}
-            </fieldset>
             <label>
                 "sub-mode confidence ≥ " <output data-testid="cmin-value">{move || format!("{:.2}", cmin())}</output>
                 <input type="range" min="0" max="1" step="0.01" data-testid="cmin-slider" aria-label="lowest sub-mode confidence"

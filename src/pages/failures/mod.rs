@@ -146,7 +146,6 @@ fn FailuresShown(
     let summary = Memo::new(move |_| answer.with(|a| a.summary.clone()));
     let above = Memo::new(move |_| answer.with(|a| a.above));
     let listed = Memo::new(move |_| answer.with(|a| a.listed));
-    let models = Memo::new(move |_| answer.with(|a| a.models.clone()));
     let filter_known = Memo::new(move |_| answer.with(|a| a.filter_known));
     let ct = Memo::new(move |_| state.with(|s| s.cdf_threshold));
     let filter_text = Memo::new(move |_| state.with(|s| s.filter.clone()));
@@ -235,7 +234,7 @@ fn FailuresShown(
                 <p class="error" role="alert">{format!("The failures could not be updated: {e}")}</p>
             })}
             <Show when=at(1)>
-                <FailureControls corpora=names.clone() models=models />
+                <FailureControls corpora=names.clone() />
                 <dl class="headline">
                     {move || headline().into_iter().map(|(name, value)| view! {
                         <div><dt>{headline_label(&name)}</dt><dd><MetricValue name=name value=value digits=0 /></dd></div>
