@@ -10,7 +10,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::audit::AuditAnswerer;
 use runlens_core::bundle::{Bundle, BundleBody, Cell};
-use runlens_core::metrics::board_run::boards;
+use runlens_core::metrics::board_run::{boards, pooled_board};
 use runlens_core::metrics::failures_view::FailuresAnswerer;
 use runlens_core::metrics::failures_view::Labelled;
 use runlens_core::metrics::gate_view::{self, GateAnswerer};
@@ -123,6 +123,7 @@ pub fn answer_json_filled(bundle: &Bundle, query: &ViewQuery, filled: Option<&Fi
             }
             ViewQuery::TrajectoryChoices(q) => serde_json::to_vec(&choices(body, q)),
             ViewQuery::Boards { loss } => serde_json::to_vec(&boards(body, *loss)),
+            ViewQuery::PooledBoard { loss } => serde_json::to_vec(&pooled_board(body, *loss)),
             ViewQuery::Cell {
                 corpus,
                 model,

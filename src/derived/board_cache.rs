@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use runlens_core::bundle::{Bundle, LossRule};
-use runlens_core::metrics::board_run::CorpusBoard;
+use runlens_core::metrics::board_run::{CorpusBoard, PooledBoard};
 
 use super::answers::{ViewQuery, ask};
 use crate::loader::boards;
@@ -18,9 +18,14 @@ use crate::per_bundle::{Loaded, PerBundle, loaded};
 /// Every corpus's board under one rule, in bundle order.
 pub type Boards = Arc<Vec<CorpusBoard>>;
 
+/// The corpora pooled into one board under one rule (none with fewer than two corpora).
+pub type Pooled = Arc<Option<PooledBoard>>;
+
 thread_local! {
     /// The boards of each rule received or answered.
     static CACHE: RefCell<PerBundle<Loaded, HashMap<LossRule, Boards>>> = RefCell::default();
+    /// The pooled board of each rule answered.
+    static POOLED: RefCell<PerBundle<Loaded, HashMap<LossRule, Pooled>>> = RefCell::default();
 }
 
 /// Runs `f` on the boards kept for `bundle`.
@@ -49,4 +54,19 @@ pub async fn ask_boards(bundle: &Arc<Bundle>, loss: LossRule) -> Result<Boards, 
         .await
         .map_err(|e| e.to_string())?;
     Ok(keep(bundle, loss, answer))
+}
+
+/// The pooled board kept for `bundle` under `loss`, if answered.
+pub fn cached_pooled(bundle: &Arc<Bundle>, loss: LossRule) -> Option<Pooled> {
+    POOLED.with_borrow_mut(|c| c.of(loaded(bundle)).get(&loss).cloned())
+}
+
+/// Asks the data's owner for the corpora pooled into one board under `loss` and keeps it.
+pub async fn ask_pooled(bundle: &Arc<Bundle>, loss: LossRule) -> Result<Pooled, String> {
+    let answer: Option<PooledBoard> = ask(bundle, ViewQuery::PooledBoard { loss })
+        .await
+        .map_err(|e| e.to_string())?;
+    let answer = Arc::new(answer);
+    POOLED.with_borrow_mut(|c| c.of(loaded(bundle)).insert(loss, answer.clone()));
+    Ok(answer)
 }

@@ -75,6 +75,12 @@ pub enum ViewQuery {
         /// How legacy `loss` cells are scored.
         loss: LossRule,
     },
+    /// Every corpus pooled into one board under a `loss` rule (an `Option` of
+    /// [`runlens_core::metrics::board_run::PooledBoard`]: none with fewer than two corpora).
+    PooledBoard {
+        /// How legacy `loss` cells are scored.
+        loss: LossRule,
+    },
     /// One cell in full with its question (an `Option` of
     /// [`runlens_core::trajectory::OpenedCell`], labels as the bundle records them): the
     /// audit queue's item.
@@ -103,7 +109,7 @@ impl ViewQuery {
     /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings, labels
     /// and gate rows: [`runlens_core::bundle::v2::read_early_tables`]) answer it; a ranking
     /// question's list of cells, the matrix and the audit queue (which read the cells'
-    /// outcomes and votes), the trajectory view's questions and the leaderboards (cells) need the whole
+    /// outcomes and votes), the trajectory view's questions and the leaderboards, pooled or not (cells), need the whole
     /// bundle (a v2 summary carries the leaderboards before it).
     pub fn answered_early(&self) -> bool {
         !matches!(
@@ -116,6 +122,7 @@ impl ViewQuery {
                 | ViewQuery::TrajectoryChoices(_)
                 | ViewQuery::Cell { .. }
                 | ViewQuery::Boards { .. }
+                | ViewQuery::PooledBoard { .. }
         )
     }
 }

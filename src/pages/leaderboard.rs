@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
 use runlens_core::bundle::{Bundle, LossRule};
+use runlens_core::metrics::board_run::CorpusBoard as Board;
 use runlens_core::metrics::report_board::{LeaderboardEntry, top_model};
 pub use runlens_core::metrics::report_board::{Standing, TIED_P, standing};
 
@@ -132,6 +133,7 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
     let boards = RwSignal::new(known.clone());
     let error = RwSignal::new(None::<String>);
     if known.is_none() {
+        let bundle = bundle.clone();
         spawn_local(async move {
             match board_cache::ask_boards(&bundle, loss).await {
                 Ok(answered) => {
@@ -144,6 +146,8 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
         });
     }
     let asking = move || boards.with(Option::is_none) && error.with(Option::is_none);
+    let state = UrlState::use_context();
+    let bundle2 = bundle.clone();
     view! {
         {move || asking().then(|| view! {
             <p class="notice" role="status" data-testid="leaderboard-progress">"Computing the leaderboard…"</p>
@@ -151,22 +155,125 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
         {move || error.get().map(|e| view! {
             <p class="error" role="alert">{format!("The leaderboard could not be computed: {e}")}</p>
         })}
-        {move || boards.get().map(|boards| boards
-            .iter()
-            .filter(|c| c.questions > 0)
-            .map(|c| corpus_section(c.corpus.clone(), c.questions, Arc::new(c.rows.clone()), loss))
-            .collect_view())}
+        {move || boards.get().map(|boards| {
+            let shown: Vec<&Board> = boards.iter().filter(|c| c.questions > 0).collect();
+            let headline = headline(&shown).map(str::to_owned);
+            let pool = (shown.len() > 1).then(|| PoolChoice {
+                corpora: shown.len(),
+                questions: shown.iter().map(|c| c.questions).sum(),
+            });
+            let bundle = bundle2.clone();
+            let mut ordered = shown.clone();
+            ordered.sort_by_key(|c| Some(&c.corpus) != headline.as_ref());
+            let sections = ordered
+                .into_iter()
+                .map(|c| {
+                    let is_headline = Some(&c.corpus) == headline.as_ref();
+                    corpus_section(c.corpus.clone(), c.questions, Arc::new(c.rows.clone()), loss, is_headline)
+                })
+                .collect_view();
+            view! {
+                {pool.map(|p| view! { <PoolSwitch choice=p /> })}
+                <Show when=move || state.with(|s| s.pooled) && pool.is_some()>
+                    <Pooled bundle=bundle.clone() loss=loss />
+                </Show>
+                <div class="corpus-boards"
+                    style:display=move || if state.with(|s| s.pooled) && pool.is_some() { "none" } else { "" }>
+                    {sections}
+                </div>
+            }
+        })}
+    }
+}
+
+/// The headline corpus among those shown (#17: "name which corpus is the headline one"):
+/// the one with the most questions, the first of equals (a bundle marks none today).
+pub fn headline<'a>(boards: &[&'a Board]) -> Option<&'a str> {
+    let most = boards.iter().map(|c| c.questions).max()?;
+    boards
+        .iter()
+        .find(|c| c.questions == most)
+        .map(|c| c.corpus.as_str())
+}
+
+/// How many corpora and questions pooling would join.
+#[derive(Debug, Clone, Copy)]
+struct PoolChoice {
+    corpora: usize,
+    questions: usize,
+}
+
+/// The switch between one board per corpus and every corpus pooled (`pool=1`).
+#[component]
+fn PoolSwitch(choice: PoolChoice) -> impl IntoView {
+    let state = UrlState::use_context();
+    let toggle = move |ev: leptos::ev::Event| {
+        let on = event_target_checked(&ev);
+        state.push(|s| s.pooled = on);
+    };
+    view! {
+        <p class="pool-switch">
+            <label>
+                <input type="checkbox" data-testid="pool-corpora"
+                    prop:checked=move || state.with(|s| s.pooled) on:change=toggle />
+                {format!(" Pool the {} corpora into one board ({} questions)", choice.corpora, choice.questions)}
+            </label>
+            <span class="hint">" every question of every corpus as one matrix; a model not run on a corpus has no cells there"</span>
+        </p>
+    }
+}
+
+/// The pooled board, asked of the data's owner once per rule.
+#[component]
+fn Pooled(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
+    let known = board_cache::cached_pooled(&bundle, loss);
+    let pooled = RwSignal::new(known.clone());
+    let error = RwSignal::new(None::<String>);
+    if known.is_none() {
+        spawn_local(async move {
+            match board_cache::ask_pooled(&bundle, loss).await {
+                Ok(answered) => {
+                    pooled.try_set(Some(answered));
+                }
+                Err(e) => {
+                    error.try_set(Some(e));
+                }
+            }
+        });
+    }
+    let asking = move || pooled.with(Option::is_none) && error.with(Option::is_none);
+    view! {
+        {move || asking().then(|| view! {
+            <p class="notice" role="status" data-testid="pooled-progress">"Pooling the corpora…"</p>
+        })}
+        {move || error.get().map(|e| view! {
+            <p class="error" role="alert">{format!("The pooled board could not be computed: {e}")}</p>
+        })}
+        {move || pooled.get().and_then(|p| (*p).clone()).map(|p| {
+            let heading = format!("All corpora pooled: {}", p.corpora.join(" + "));
+            view! {
+                <CorpusBoard corpus=p.corpora.join(" + ") heading=heading slug="pooled".to_owned()
+                    n_questions=p.questions rows=Arc::new(p.rows) loss=loss headline=false />
+            }
+        })}
     }
 }
 
 /// One corpus's board, shown when `corpus=` allows it.
-fn corpus_section(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -> impl IntoView {
+fn corpus_section(
+    corpus: String,
+    n_questions: usize,
+    rows: Rows,
+    loss: LossRule,
+    headline: bool,
+) -> impl IntoView {
     let state = UrlState::use_context();
     let name = corpus.clone();
     let shown = move || state.with(|s| s.shows_corpus(&name));
     view! {
         <Show when=shown>
-            <CorpusBoard corpus=corpus.clone() n_questions=n_questions rows=rows.clone() loss=loss />
+            <CorpusBoard corpus=corpus.clone() heading=corpus.clone() slug=corpus.clone()
+                n_questions=n_questions rows=rows.clone() loss=loss headline=headline />
         </Show>
     }
 }
@@ -210,8 +317,18 @@ fn LossNotice(cells: usize, loss: LossRule) -> impl IntoView {
     }
 }
 
+/// One board: `corpus` names what it covers (a corpus, or the pooled ones joined by " + "),
+/// `slug` is its `data-corpus` and file names (`pooled` for the pooled board).
 #[component]
-fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -> impl IntoView {
+fn CorpusBoard(
+    corpus: String,
+    heading: String,
+    slug: String,
+    n_questions: usize,
+    rows: Rows,
+    loss: LossRule,
+    headline: bool,
+) -> impl IntoView {
     let state = UrlState::use_context();
     let loss_cells: usize = rows.iter().map(|e| e.row.loss_cells).sum();
     let top = top_model(&rows).map(str::to_owned);
@@ -232,7 +349,7 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -
     });
     let height = Signal::derive(move || 60 + 26 * view_rows.with(Vec::len).max(1) as u32);
     let caption_text = caption(&format!("{corpus} · leaderboard"));
-    let canvas_id = format!("board-{corpus}");
+    let canvas_id = format!("board-{slug}");
     let csv = Callback::new(move |()| view_rows.with_untracked(|r| board_csv(r)));
     // The chart mounts one task after the table (together they were the longest task of the
     // sample's load: docs/performance.md).
@@ -243,8 +360,12 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -
         chart_ready.try_set(true);
     });
     view! {
-        <article class="corpus-board" data-corpus=corpus.clone()>
-            <h3>{corpus.clone()}</h3>
+        <article class="corpus-board" data-corpus=slug.clone()>
+            <h3>
+                {heading}
+                {headline.then(|| view! { " " <span class="badge headline"
+                    title="the headline corpus: the one with the most questions">"headline"</span> })}
+            </h3>
             {(loss_cells > 0).then(|| view! { <LossNotice cells=loss_cells loss=loss /> })}
             <div class="table-scroll">
             <table class="board">
@@ -261,7 +382,7 @@ fn CorpusBoard(corpus: String, n_questions: usize, rows: Rows, loss: LossRule) -
             <Show when=move || chart_ready.get()>
                 <ChartCanvas id=chart_id.clone() chart=chart height=height caption=chart_caption.clone() />
             </Show>
-            <ExportButtons base_name=format!("leaderboard-{corpus}") canvas_id=canvas_id
+            <ExportButtons base_name=format!("leaderboard-{slug}") canvas_id=canvas_id
                 chart=chart caption=caption_text svg_size=(720, height.get_untracked()) csv=csv />
         </article>
     }

@@ -139,6 +139,8 @@ pub struct ViewState {
     /// `loss=fail`: the leaderboard scores legacy `loss` cells 0 (06_eval's tally) instead of
     /// excluding them as the harness's board does.
     pub loss: LossRule,
+    /// `pool=1`: the leaderboard pools every corpus into one board.
+    pub pooled: bool,
     /// `question`: the open question (trace id).
     pub question: Option<String>,
     /// `f`: the failure-list filter set by clicking a chart element, `kind:value`
@@ -192,6 +194,7 @@ impl Default for ViewState {
             sort: None,
             board_sort: None,
             loss: LossRule::Excluded,
+            pooled: false,
             question: None,
             filter: None,
             conf_min: 0.0,
@@ -278,6 +281,7 @@ impl ViewState {
                         LossRule::Excluded
                     };
                 }
+                "pool" => s.pooled = value == "1",
                 "question" => s.question = non_empty(value),
                 "f" => s.filter = non_empty(value),
                 "mxfail" => s.matrix_failures = value == "1",
@@ -335,6 +339,7 @@ impl ViewState {
             "loss",
             (self.loss == LossRule::AsFail).then(|| "fail".to_owned()),
         );
+        put("pool", self.pooled.then(|| "1".to_owned()));
         put("question", self.question.clone());
         put("f", self.filter.clone());
         put(

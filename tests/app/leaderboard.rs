@@ -395,3 +395,121 @@ async fn models_tied_with_the_top_are_marked_in_the_table_and_the_chart() {
         "{alt}"
     );
 }
+
+/// `few`: 2 questions (a passes both, b fails both); `many`: 3 questions (a passes one, b
+/// passes all three).
+fn two_corpora() -> Arc<Bundle> {
+    let row = |id: &str, a: Outcome, b: Outcome| ResultRow {
+        trace_id: id.into(),
+        candidates: [("a".to_owned(), cell(a)), ("b".to_owned(), cell(b))]
+            .into_iter()
+            .collect(),
+        ..ResultRow::default()
+    };
+    let corpus = |name: &str, results: Vec<ResultRow>| Corpus {
+        name: name.into(),
+        results,
+        models: vec!["a".into(), "b".into()],
+        ..Corpus::default()
+    };
+    let (p, f) = (|| Outcome::Pass, || Outcome::Fail);
+    let body = BundleBody {
+        corpora: vec![
+            corpus("few", vec![row("f1", p(), f()), row("f2", p(), f())]),
+            corpus(
+                "many",
+                vec![
+                    row("m1", p(), p()),
+                    row("m2", f(), p()),
+                    row("m3", f(), p()),
+                ],
+            ),
+        ],
+        ..BundleBody::default()
+    };
+    Arc::new(Bundle::new(Provenance::default(), body))
+}
+
+fn board_pass(host: &web_sys::HtmlElement, board: &str, model: &str) -> Option<f64> {
+    host.query_selector(&format!(
+        "article[data-corpus='{board}'] [data-metric=\"pass:{model}\"]"
+    ))
+    .unwrap()?
+    .get_attribute("data-value")?
+    .parse()
+    .ok()
+}
+
+#[wasm_bindgen_test]
+async fn the_headline_corpus_comes_first_and_the_corpora_pool_into_one_board() {
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let st = UrlState::detached(ViewState::default());
+    let bundle = two_corpora();
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(st);
+        view! { <LeaderboardView bundle=bundle.clone() /> }
+    }));
+    for _ in 0..50 {
+        leptos::task::tick().await;
+        if board_pass(&host, "few", "a").is_some() {
+            break;
+        }
+        sleep(20).await;
+    }
+    // The larger corpus is the headline one and comes first.
+    let order: Vec<String> = (0..2)
+        .map(|i| {
+            host.query_selector_all("article.corpus-board")
+                .unwrap()
+                .item(i)
+                .unwrap()
+                .unchecked_into::<web_sys::Element>()
+                .get_attribute("data-corpus")
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(order, ["many", "few"]);
+    assert_eq!(
+        text_of(&host, "article[data-corpus='many'] h3 .badge.headline"),
+        "headline"
+    );
+    assert!(!has(&host, "article[data-corpus='few'] h3 .badge"));
+    assert_eq!(board_pass(&host, "few", "a"), Some(2.0 / 2.0));
+    assert_eq!(board_pass(&host, "many", "b"), Some(3.0 / 3.0));
+    assert_eq!(
+        text_of(&host, ".pool-switch label").trim(),
+        "Pool the 2 corpora into one board (5 questions)"
+    );
+    let switch: web_sys::HtmlInputElement = host
+        .query_selector("[data-testid='pool-corpora']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    switch.click();
+    leptos::task::tick().await;
+    assert!(st.with_untracked(|s| s.pooled));
+    for _ in 0..50 {
+        leptos::task::tick().await;
+        if board_pass(&host, "pooled", "a").is_some() {
+            break;
+        }
+        sleep(20).await;
+    }
+    // Five questions as one matrix: a = (1 + 1 + 1 + 0 + 0) / 5, b = (0 + 0 + 1 + 1 + 1) / 5.
+    assert_eq!(board_pass(&host, "pooled", "a"), Some(3.0 / 5.0));
+    assert_eq!(board_pass(&host, "pooled", "b"), Some(3.0 / 5.0));
+    assert_eq!(
+        text_of(&host, "article[data-corpus='pooled'] h3").trim(),
+        "All corpora pooled: few + many"
+    );
+    let per_corpus: web_sys::HtmlElement = host
+        .query_selector(".corpus-boards")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(
+        per_corpus.style().get_property_value("display").unwrap(),
+        "none"
+    );
+}

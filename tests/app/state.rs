@@ -32,6 +32,7 @@ fn full_state() -> ViewState {
             descending: false,
         }),
         loss: LossRule::AsFail,
+        pooled: true,
         question: Some("ex-007".into()),
         filter: Some("sub_mode:wrong join".into()),
         conf_min: 0.25,
@@ -60,7 +61,7 @@ fn every_field_round_trips_through_the_query() {
         "?bundle=https://example.org/runs/a%20b.json.gz&h=0123456789ab&tab=ranking\
          &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b&k=7&t=0.35&gold=parser\
          &q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&lbsort=turns\
-         &loss=fail&question=ex-007&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&mxfail=1&mxsub=wrong_join\
+         &loss=fail&pool=1&question=ex-007&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&mxfail=1&mxsub=wrong_join\
          &mxq=orders%20%26%20co&mxsort=hardest&gmodel=gpt-4.1\
          &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1&jev=http://127.0.0.1:8080"
     );
@@ -80,7 +81,7 @@ fn defaults_stay_out_of_links() {
 #[wasm_bindgen_test]
 fn hand_edited_links_fall_back_to_defaults() {
     let s = decode_query(
-        "?tab=nope&k=zero&t=1.5&gold=x&h=not-hex&ngold=-1&%E2%28=1&q=%ZZ+a&loss=maybe&mxsort=x&mxfail=yes",
+        "?tab=nope&k=zero&t=1.5&gold=x&h=not-hex&ngold=-1&%E2%28=1&q=%ZZ+a&loss=maybe&pool=yes&mxsort=x&mxfail=yes",
     );
     let expected = ViewState {
         search: "%ZZ a".into(),

@@ -34,6 +34,79 @@ pub fn boards(body: &BundleBody, loss: LossRule) -> Vec<CorpusBoard> {
         .collect()
 }
 
+/// Every corpus with results pooled into one board (#17, "allow pooling both"): the
+/// questions of all of them as one question × model matrix, in body order, scored by the
+/// board's own rules. A model not run on a corpus has no cells there (missing, as the
+/// harness's matrix treats a cell it lacks), so its `n` counts only the questions it had,
+/// and its paired test against the top model runs over the questions both were scored on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PooledBoard {
+    /// The pooled corpora, in body order.
+    pub corpora: Vec<String>,
+    /// Questions (`results.jsonl` rows) of all of them.
+    pub questions: usize,
+    /// The rows, by pass descending.
+    pub rows: Vec<LeaderboardEntry>,
+}
+
+/// The pooled board of every corpus with results, legacy `loss` cells scored as `loss`
+/// says; `None` with fewer than two such corpora.
+pub fn pooled_board(body: &BundleBody, loss: LossRule) -> Option<PooledBoard> {
+    let corpora: Vec<&Corpus> = body
+        .corpora
+        .iter()
+        .filter(|c| !c.results.is_empty())
+        .collect();
+    if corpora.len() < 2 {
+        return None;
+    }
+    let parts: Vec<(usize, Vec<ModelColumn>)> = corpora
+        .iter()
+        .map(|c| {
+            let columns = (0..c.models.len())
+                .map(|i| model_column(c, i, loss))
+                .collect();
+            (c.results.len(), columns)
+        })
+        .collect();
+    Some(PooledBoard {
+        corpora: corpora.iter().map(|c| c.name.clone()).collect(),
+        questions: parts.iter().map(|(n, _)| n).sum(),
+        rows: rows_of_columns(body, &pool_columns(parts)),
+    })
+}
+
+/// The columns of several corpora as one: each model (first seen first) gets its cells of
+/// every part in turn, `None` for each question of a part it is not in. A part is the number
+/// of its questions and its columns (each that long).
+pub fn pool_columns(parts: Vec<(usize, Vec<ModelColumn>)>) -> Vec<ModelColumn> {
+    let total: usize = parts.iter().map(|(n, _)| n).sum();
+    let mut models: Vec<String> = Vec::new();
+    for (_, columns) in &parts {
+        for c in columns {
+            if !models.contains(&c.model) {
+                models.push(c.model.clone());
+            }
+        }
+    }
+    let mut pooled: Vec<ModelColumn> = models
+        .into_iter()
+        .map(|model| ModelColumn {
+            model,
+            cells: Vec::with_capacity(total),
+        })
+        .collect();
+    for (n, columns) in parts {
+        for out in &mut pooled {
+            match columns.iter().position(|c| c.model == out.model) {
+                Some(i) => out.cells.extend(columns[i].cells.iter().cloned()),
+                None => out.cells.extend(std::iter::repeat_n(None, n)),
+            }
+        }
+    }
+    pooled
+}
+
 /// A resumable leaderboard build: `2 × models` work items (a column, then a row, per model).
 pub struct BoardRun<'a> {
     body: &'a BundleBody,

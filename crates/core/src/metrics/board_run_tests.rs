@@ -123,3 +123,74 @@ fn boards_are_every_corpus_with_results_in_body_order() {
         ]
     );
 }
+
+/// Two corpora pooled: `three` (q1–q4 above) and `two` (p1, p2: a passes, fails; d, only
+/// here, passes both). One matrix of six questions; b and c have no cells in `two`, d none
+/// in `three`.
+#[test]
+fn the_pooled_board_is_one_matrix_of_every_question() {
+    let two = Corpus {
+        name: "two".into(),
+        results: serde_json::from_value(serde_json::json!([
+            {"trace_id": "p1", "candidates": {"a": cell("pass"), "d": cell("pass")}},
+            {"trace_id": "p2", "candidates": {"d": cell("pass"), "a": cell("fail")}},
+        ]))
+        .expect("fixture rows"),
+        models: vec!["a".into(), "d".into()],
+        ..Corpus::default()
+    };
+    let body = BundleBody {
+        corpora: vec![corpus(), two],
+        ..BundleBody::default()
+    };
+    let pooled = pooled_board(&body, LossRule::Excluded).expect("two corpora");
+    assert_eq!(pooled.corpora, ["three", "two"]);
+    assert_eq!(pooled.questions, 4 + 2);
+    let rows: Vec<(&str, Option<f64>, usize)> = pooled
+        .rows
+        .iter()
+        .map(|e| (e.row.model.as_str(), e.row.pass, e.row.n))
+        .collect();
+    // a: pass, fail, tie, pass | pass, fail; b: pass, pass (q3 null, q4 error); c: fail,
+    // fail, tie; d: pass, pass. b and d tie at 1.0; b comes first (first seen).
+    assert_eq!(
+        rows,
+        [
+            ("b", Some(2.0 / 2.0), 2),
+            ("d", Some(2.0 / 2.0), 2),
+            ("a", Some((1.0 + 0.0 + 0.5 + 1.0 + 1.0 + 0.0) / 6.0), 6),
+            ("c", Some((0.0 + 0.0 + 0.5) / 3.0), 3),
+        ]
+    );
+    // b is the top model; d shares no scored question with it: no paired test.
+    assert_eq!(pooled.rows[1].row.vs_top.n, 0);
+    assert_eq!(pooled.rows[1].row.vs_top.p, None);
+    // a against b over q1, q2: d = 1 − 1, 1 − 0 → mean 0.5, sd √0.5, se 0.5, z 1.
+    let a = &pooled.rows[2].row.vs_top;
+    assert_eq!((a.n, a.mean_diff), (2, Some((0.0 + 1.0) / 2.0)));
+    assert_eq!(a.z, Some(1.0));
+    // One corpus is not pooled.
+    let one = BundleBody {
+        corpora: vec![corpus()],
+        ..BundleBody::default()
+    };
+    assert_eq!(pooled_board(&one, LossRule::Excluded), None);
+}
+
+#[test]
+fn pooling_puts_each_model_s_cells_of_every_part_in_turn() {
+    use crate::metrics::leaderboard::ModelColumn;
+    let col = |m: &str, n: usize| ModelColumn {
+        model: m.into(),
+        cells: vec![None; n],
+    };
+    let pooled = pool_columns(vec![
+        (2, vec![col("x", 2)]),
+        (3, vec![col("y", 3), col("x", 3)]),
+    ]);
+    let shape: Vec<(&str, usize)> = pooled
+        .iter()
+        .map(|c| (c.model.as_str(), c.cells.len()))
+        .collect();
+    assert_eq!(shape, [("x", 5), ("y", 5)]);
+}
