@@ -238,6 +238,7 @@ test('a trajectory opens from the zip, its text read through the worker', async 
   await page.locator(`[data-trajectory="${label.model}/${label.trace_id}"]`).waitFor({ timeout: 60000 });
   assert.equal(await page.getByTestId('trajectory-outcome').innerText(), cell.result_score.outcome);
   const root = page.getByTestId('trajectory-view');
+  await root.getByTestId('verdict').waitFor();
   assert.equal(await root.locator('li.vote').count(), cell.result_score.votes.length);
   await root.locator('li.vote').first().getByText(cell.result_score.votes[0].reasoning, { exact: false }).waitFor();
   assert.ok(requests.every((r) => /bytes=/.test(r)), requests.join('\n'));

@@ -50,6 +50,8 @@ test('a failed cell opens from its link, j/k walk the failures, g shows the diff
   assert.equal(await page.getByTestId('trajectory-outcome').innerText(), first.cell.result_score.outcome);
   assert.equal(await page.getByTestId('trajectory-corpus').innerText(), DEV);
   const votes = first.cell.result_score.votes ?? [];
+  // The votes come after the run's final answer, in the task after the header.
+  await root.getByTestId('verdict').waitFor();
   assert.equal(await root.locator('li.vote').count(), votes.length);
   // The page holds no rows: vote reasons and the FM reason come with the worker's answer
   // for the cell.

@@ -351,6 +351,21 @@ async fn header_votes_sql_tables_and_results_render_as_text() {
         texts(&host, "[data-testid='final-answer']"),
         [format!("The answer is {HOSTILE}")]
     );
+    // Told as a story: the run's queries, what it spent, its final answer, then the judges'
+    // verdict; the gold SQL beside it.
+    assert_eq!(
+        texts(&host, ".story h4"),
+        [
+            "m1's run: 3 queries in 3 turns",
+            "What it spent",
+            "Final answer",
+            "The judges' verdict: fail (fail 1 · pass 1)"
+        ]
+    );
+    assert_eq!(
+        texts(&host, ".gold-beside [data-run='gold'] h4"),
+        ["Gold (ann)"]
+    );
     // Recorded checks (no rules config), label bars largest first, FM, gate, slot.
     assert_eq!(
         texts(&host, "[data-rule='reference_date'] td.verdict"),
@@ -394,8 +409,9 @@ async fn the_section_buttons_name_the_sections_shown() {
     assert_eq!(
         labels,
         [
-            "Runs",
-            "Answer and usage",
+            "The run",
+            "What it spent",
+            "Answer and verdict",
             "Rule checks",
             "Jev label",
             "Re-label",
@@ -412,7 +428,7 @@ async fn the_section_buttons_name_the_sections_shown() {
     let (host, _) = mount(open("m1", "q2", Some("failures")));
     settle().await;
     let targets: Vec<String> = nav(&host).into_iter().map(|(_, t)| t).collect();
-    assert_eq!(targets.len(), 6);
+    assert_eq!(targets.len(), 7);
     assert!(!targets.contains(&"traj-gate".to_owned()));
 }
 

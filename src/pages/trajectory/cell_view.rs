@@ -1,6 +1,8 @@
-//! One open cell: header, SQL diff, gold and candidate runs side by side, answer and usage,
-//! rule checks, labels and gate details, from the worker's answer ([`OpenedCell`]: the cell
-//! in full with its question, ranking, labels and gate row).
+//! One open cell, told as a story (#17, Inspect's sample view): the question, then each query
+//! the model ran with the result it saw, what it spent, its final answer and the judges'
+//! votes, with the gold SQL and its results beside; then rule checks, labels and gate
+//! details. From the worker's answer ([`OpenedCell`]: the cell in full with its question,
+//! ranking, labels and gate row).
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -18,7 +20,8 @@ use super::header::Header;
 use super::label::{FmLabelView, JevLabel, OpenCell, RuleChecks, relabel_slot};
 use super::results::RunColumn;
 use super::sql::DiffView;
-use super::usage::UsageSection;
+use super::usage::{FinalAnswer, UsageSection};
+use super::verdict::Verdict;
 use crate::components::{NavItem, PageNav};
 use crate::derived::bundle_matcher::bundle_matcher;
 use crate::pages::relabel::RelabelPanel;
@@ -49,12 +52,27 @@ fn steps(
     }
 }
 
+/// The story's heading: whose run, how many queries in how many turns (a turn is one model
+/// call, which may run several queries).
+pub fn run_title(display: &str, queries: usize, turns: Option<u32>) -> String {
+    let q = match queries {
+        1 => "1 query".to_owned(),
+        n => format!("{n} queries"),
+    };
+    match turns {
+        Some(1) => format!("{display}'s run: {q} in 1 turn"),
+        Some(t) => format!("{display}'s run: {q} in {t} turns"),
+        None => format!("{display}'s run: {q}"),
+    }
+}
+
 /// The trajectory's sections, in the order shown (the gate's when the cell has a gate row).
 fn sections(gate: bool) -> Vec<NavItem> {
     let item = |label, target| NavItem { label, target };
     let mut out = vec![
-        item("Runs", "traj-runs"),
-        item("Answer and usage", "traj-answer"),
+        item("The run", "traj-runs"),
+        item("What it spent", "traj-spent"),
+        item("Answer and verdict", "traj-answer"),
         item("Rule checks", "traj-checks"),
         item("Jev label", "traj-label"),
         item("Re-label", "traj-relabel"),
@@ -113,6 +131,7 @@ pub fn CellView(
         None => "Gold".to_owned(),
     };
     let display = body.display_name(&model).to_owned();
+    let runner = display.clone();
     let rules = body.rules.clone();
     let key = format!("{model}/{trace}");
     // The re-label panel (its editable request is the heaviest part of the viewer) mounts in
@@ -178,13 +197,22 @@ pub fn CellView(
             &gold,
             ranking.as_ref(),
         );
+        let run_title = run_title(&runner, cell.sqls.len(), cell.turns);
         Some(view! {
             <PageNav items=sections(gate.is_some()) label="Sections of this trajectory" />
-            <div class="runs" id="traj-runs">
-                <RunColumn title=gold_title.clone() run="gold" steps=gold_steps />
-                <RunColumn title="Candidate".to_owned() run="candidate" steps=cand_steps />
+            <div class="runs story-layout" id="traj-runs">
+                <div class="story">
+                    <RunColumn title=run_title run="candidate" steps=cand_steps />
+                    <div id="traj-spent"><UsageSection cell=cell.clone() key=key.clone() /></div>
+                    <div id="traj-answer">
+                        <FinalAnswer cell=cell.clone() />
+                        <Verdict cell=cell.clone() />
+                    </div>
+                </div>
+                <aside class="gold-beside" aria-label="The gold SQL and its results">
+                    <RunColumn title=gold_title.clone() run="gold" steps=gold_steps />
+                </aside>
             </div>
-            <div id="traj-answer"><UsageSection cell=cell.clone() key=key.clone() /></div>
             <div id="traj-checks">
                 <RuleChecks rules=rules.clone() sqls=cell.sqls.clone() label=label.clone() />
             </div>

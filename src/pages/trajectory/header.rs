@@ -1,8 +1,8 @@
-//! The trajectory's header: question, corpus, model, outcome with the judge tally, and every
-//! judge vote (verdict, judge, reason) as text.
+//! The trajectory's header: question, corpus, model, and the outcome with the judge tally
+//! (the votes themselves come after the run's final answer: [`super::verdict`]).
 
 use leptos::prelude::*;
-use runlens_core::bundle::{Cell, Vote};
+use runlens_core::bundle::Cell;
 
 /// `"pass 2 · fail 1"` from a tally, in the order read (empty without one).
 pub fn tally_text(cell: &Cell) -> String {
@@ -38,9 +38,6 @@ pub fn Header(
         .outcome()
         .map_or_else(|| "unscored".to_owned(), |o| o.as_str().to_owned());
     let tally = tally_text(&cell);
-    let score = cell.result_score.clone().unwrap_or_default();
-    let votes = score.votes.clone().unwrap_or_default();
-    let panel_reason = score.reasoning.clone().filter(|r| !r.is_empty());
     let model_text = if display == model {
         model.clone()
     } else {
@@ -65,33 +62,6 @@ pub fn Header(
                     })}
                 </dd></div>
             </dl>
-            {panel_reason.map(|r| view! { <p class="panel-reason">"Panel: " {r}</p> })}
-            <ol class="votes" data-testid="votes">
-                {votes.into_iter().enumerate().map(|(i, v)| vote_view(i, v)).collect_view()}
-            </ol>
         </header>
-    }
-}
-
-fn vote_view(i: usize, v: Vote) -> impl IntoView {
-    let judge = v
-        .judge
-        .clone()
-        .unwrap_or_else(|| format!("judge {}", i + 1));
-    let verdict = v
-        .verdict
-        .clone()
-        .or_else(|| v.effective_outcome().map(|o| o.as_str().to_owned()))
-        .unwrap_or_else(|| "no verdict".to_owned());
-    let outcome = v.effective_outcome().map(|o| o.as_str().to_owned());
-    let judge_attr = judge.clone();
-    view! {
-        <li class="vote" data-judge=judge_attr>
-            <span class="vote-judge">{judge}</span>": "
-            <span class="vote-verdict">{verdict}</span>
-            {outcome.map(|o| view! { " " <span class="vote-outcome">{format!("({o})")}</span> })}
-            {v.data_equiv.clone().map(|d| view! { " " <span class="vote-equiv">{format!("[data: {d}]")}</span> })}
-            " — " <span class="vote-reason">{v.reasoning.clone().unwrap_or_default()}</span>
-        </li>
     }
 }

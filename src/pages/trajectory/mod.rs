@@ -13,6 +13,7 @@ pub mod list;
 mod results;
 mod sql;
 mod usage;
+mod verdict;
 
 use std::cell::RefCell;
 use std::sync::Arc;

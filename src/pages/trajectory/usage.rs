@@ -1,5 +1,5 @@
-//! Final answer, turns, latency and tokens, with the per-call token chart from
-//! `usage.per_turn`.
+//! What the run spent (turns, latency, tokens, with the per-call token chart from
+//! `usage.per_turn`) and its final answer, as the story tells them after the queries.
 
 use leptos::prelude::*;
 use runlens_charts::{TurnTokens, TurnTokensChart};
@@ -12,7 +12,27 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map_or_else(|| "unknown".to_owned(), |v| v.to_string())
 }
 
-/// The run's answer and cost.
+/// The run's final answer (and its runner error, if any).
+#[component]
+pub fn FinalAnswer(
+    /// The cell.
+    cell: Cell,
+) -> impl IntoView {
+    view! {
+        <section class="trajectory-answer">
+            <h4>"Final answer"</h4>
+            {match cell.final_answer.clone() {
+                Some(a) => view! { <pre class="final-answer" data-testid="final-answer">{a}</pre> }.into_any(),
+                None => view! { <p class="hint" data-testid="final-answer">"No final answer."</p> }.into_any(),
+            }}
+            {cell.error.clone().map(|e| view! { <p class="result-error">"Runner error: " {e}</p> })}
+        </section>
+    }
+}
+
+/// What the run spent: turns, latency, tokens and the tokens of each model call. The harness
+/// does not record which call issued which query (harness-formats §3.2), so the calls are
+/// told apart from the queries.
 #[component]
 pub fn UsageSection(
     /// The cell.
@@ -46,12 +66,7 @@ pub fn UsageSection(
     let base = format!("turn-tokens-{}", key.replace(['/', ' '], "-"));
     view! {
         <section class="trajectory-usage">
-            <h4>"Final answer"</h4>
-            {match cell.final_answer.clone() {
-                Some(a) => view! { <pre class="final-answer" data-testid="final-answer">{a}</pre> }.into_any(),
-                None => view! { <p class="hint" data-testid="final-answer">"No final answer."</p> }.into_any(),
-            }}
-            {cell.error.clone().map(|e| view! { <p class="result-error">"Runner error: " {e}</p> })}
+            <h4>"What it spent"</h4>
             <dl class="headline" data-testid="trajectory-usage">
                 <div><dt>"turns"</dt><dd data-value=opt(cell.turns)>{opt(cell.turns)}</dd></div>
                 <div><dt>"latency"</dt><dd data-value=opt(cell.latency)>{latency}</dd></div>
@@ -68,6 +83,7 @@ pub fn UsageSection(
                 <ExportButtons base_name=base canvas_id="trajectory-turn-tokens" chart=chart
                     caption=caption_text svg_size=(720, 240) />
             })}
+            {has_chart.then(|| view! { <p class="hint">"The harness records each model call's tokens, not which call ran which query."</p> })}
             {(!has_chart).then(|| view! { <p class="hint">"No per-call usage recorded."</p> })}
         </section>
     }
