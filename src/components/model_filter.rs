@@ -51,8 +51,8 @@ pub fn matching<'a>(all: &'a [ModelChoice], search: &str) -> Vec<&'a ModelChoice
         .collect()
 }
 
-/// The menu's one-line summary: "all 40 models", or "3 of 40 models: A, B, C" (the first
-/// two names and a count past them). Keys in the link that the bundle does not have are not
+/// The menu's one-line summary, after "Models: ": "all 40", or "3 of 40: A, B and 1 more"
+/// (the first two names and a count past them). Keys in the link that the bundle does not have are not
 /// counted.
 pub fn summary_text(all: &[ModelChoice], chosen: &[String]) -> String {
     let names: Vec<&str> = all
@@ -63,15 +63,15 @@ pub fn summary_text(all: &[ModelChoice], chosen: &[String]) -> String {
     let total = all.len();
     if names.is_empty() {
         return match total {
-            1 => "1 model".to_owned(),
-            n => format!("all {n} models"),
+            1 => "the only one".to_owned(),
+            n => format!("all {n}"),
         };
     }
     let shown = match names.len() {
         1 | 2 => names.join(", "),
         n => format!("{}, {} and {} more", names[0], names[1], n - 2),
     };
-    format!("{} of {total} models: {shown}", names.len())
+    format!("{} of {total}: {shown}", names.len())
 }
 
 /// The filter menu. `models`: the bundle's models in its order.

@@ -363,7 +363,7 @@ fn CorpusBoard(
         <article class="corpus-board" data-corpus=slug.clone()>
             <h3>
                 {heading}
-                {headline.then(|| view! { " " <span class="badge headline"
+                {headline.then(|| view! { " " <span class="badge headline-corpus"
                     title="the headline corpus: the one with the most questions">"headline"</span> })}
             </h3>
             {(loss_cells > 0).then(|| view! { <LossNotice cells=loss_cells loss=loss /> })}

@@ -736,3 +736,16 @@ async fn a_remount_for_the_same_bundle_shows_the_last_answer_at_once() {
     settled(&third).await;
     assert_eq!(metric(&third, "failures:count"), Some(4.0));
 }
+
+#[wasm_bindgen_test]
+fn headline_counts_carry_their_share_of_the_failures() {
+    use runlens_web::pages::failures::share_text;
+    // The sample's FM2: 92 of 277 failures = 33.21…%.
+    assert_eq!(
+        share_text("fm_bucket:FM2 wrong plan", 92.0, Some(277.0)).as_deref(),
+        Some("33.2%")
+    );
+    assert_eq!(share_text("failures:count", 277.0, Some(277.0)), None);
+    assert_eq!(share_text("fm_bucket:FM1 no attempt", 0.0, Some(0.0)), None);
+    assert_eq!(share_text("fm_bucket:FM1 no attempt", 1.0, None), None);
+}

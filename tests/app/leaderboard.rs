@@ -471,7 +471,10 @@ async fn the_headline_corpus_comes_first_and_the_corpora_pool_into_one_board() {
         .collect();
     assert_eq!(order, ["many", "few"]);
     assert_eq!(
-        text_of(&host, "article[data-corpus='many'] h3 .badge.headline"),
+        text_of(
+            &host,
+            "article[data-corpus='many'] h3 .badge.headline-corpus"
+        ),
         "headline"
     );
     assert!(!has(&host, "article[data-corpus='few'] h3 .badge"));

@@ -61,17 +61,17 @@ fn search_matches_names_and_keys_and_the_summary_names_the_choice() {
         .collect();
     assert_eq!(found, ["opus48"]);
     assert_eq!(matching(&all, "").len(), 3);
-    assert_eq!(summary_text(&all, &[]), "all 3 models");
+    assert_eq!(summary_text(&all, &[]), "all 3");
     assert_eq!(
         summary_text(&all, &["opus48".into()]),
-        "1 of 3 models: Claude Opus 4.8"
+        "1 of 3: Claude Opus 4.8"
     );
     assert_eq!(
         summary_text(&all, &keys()),
-        "3 of 3 models: GPT-4.1, Claude Opus 4.8 and 1 more"
+        "3 of 3: GPT-4.1, Claude Opus 4.8 and 1 more"
     );
     // A key the bundle lacks is not counted.
-    assert_eq!(summary_text(&all, &["nope".into()]), "all 3 models");
+    assert_eq!(summary_text(&all, &["nope".into()]), "all 3");
 }
 
 #[wasm_bindgen_test]
@@ -91,7 +91,7 @@ async fn the_menu_writes_the_choice_into_the_url_state() {
             .and_then(|e| e.text_content())
             .unwrap_or_default()
     };
-    assert_eq!(text("[data-testid='model-filter-summary']"), "all 3 models");
+    assert_eq!(text("[data-testid='model-filter-summary']"), "all 3");
     let input = |key: &str| -> web_sys::HtmlInputElement {
         host.query_selector(&format!("input[data-model='{key}']"))
             .unwrap()
@@ -108,7 +108,7 @@ async fn the_menu_writes_the_choice_into_the_url_state() {
     assert!(!input("opus48").checked());
     assert_eq!(
         text("[data-testid='model-filter-summary']"),
-        "2 of 3 models: GPT-4.1, Qwen3-Coder 30B"
+        "2 of 3: GPT-4.1, Qwen3-Coder 30B"
     );
     // Search "opus", then "Only these": the one match.
     let search: web_sys::HtmlInputElement = host
@@ -144,5 +144,5 @@ async fn the_menu_writes_the_choice_into_the_url_state() {
         .click();
     leptos::task::tick().await;
     assert!(st.with_untracked(|s| s.models.is_empty()));
-    assert_eq!(text("[data-testid='model-filter-summary']"), "all 3 models");
+    assert_eq!(text("[data-testid='model-filter-summary']"), "all 3");
 }

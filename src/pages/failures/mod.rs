@@ -236,9 +236,19 @@ fn FailuresShown(
             <Show when=at(1)>
                 <FailureControls corpora=names.clone() />
                 <dl class="headline">
-                    {move || headline().into_iter().map(|(name, value)| view! {
-                        <div><dt>{headline_label(&name)}</dt><dd><MetricValue name=name value=value digits=0 /></dd></div>
-                    }).collect_view()}
+                    {move || {
+                        let figures = headline();
+                        let total = figures.iter().find(|(n, _)| n == "failures:count").map(|(_, v)| *v);
+                        figures.into_iter().map(|(name, value)| {
+                            let share = share_text(&name, value, total);
+                            view! {
+                                <div><dt>{headline_label(&name)}</dt><dd>
+                                    <MetricValue name=name value=value digits=0 />
+                                    {share.map(|s| view! { " " <span class="share" title="share of the failures">{s}</span> })}
+                                </dd></div>
+                            }
+                        }).collect_view()
+                    }}
                     <div>
                         <dt>{move || format!("correct_despite_fail ≥ {}", format_threshold(ct.get()))}</dt>
                         <dd><MetricValue name="cdf:above" value=Signal::derive(move || above.get() as f64) digits=0 /></dd>
@@ -301,6 +311,13 @@ fn sections(fm: bool) -> Vec<NavItem> {
         item("List", "fail-list-section"),
     ]);
     out
+}
+
+/// The share of the failures beside a headline count (#17: "shares beside counts"), one
+/// decimal: none for the total itself or without failures.
+pub fn share_text(key: &str, value: f64, total: Option<f64>) -> Option<String> {
+    let total = total.filter(|t| *t > 0.0)?;
+    (key != "failures:count").then(|| format!("{:.1}%", 100.0 * value / total))
 }
 
 /// The words shown for a headline figure (its `data-metric` key stays as it is):
