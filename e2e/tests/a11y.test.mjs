@@ -1,27 +1,21 @@
 // Accessibility (#17): axe-core (the npm package, run in the page) finds no serious or
-// critical violation on any view, in the light and the dark scheme.
+// critical violation on any view, in the light and the dark scheme; each view is saved as
+// e2e/out/views/<view>-1440.png and <view>-dark.png to be looked at (the 390 px ones come from
+// journeys.test.mjs).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { startServer } from './server.mjs';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { startServer, OUT } from './server.mjs';
 import { launch } from './browser.mjs';
+import { VIEWS } from './views.mjs';
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const DEV = 'text2sqlbench-synthetic-dev';
-const TRACE = 'e0a350e98f047e596b61450060b0f0cd';
-// Each view and what shows it is drawn.
-const VIEWS = {
-  leaderboard: ['', '[data-testid="leaderboard-view"] canvas[role="img"]'],
-  matrix: [`&tab=matrix&corpus=${DEV}`, '.mx-row[data-trace]'],
-  ranking: ['&tab=ranking', '[data-testid="ranking-view"] [data-metric^="recall@"]'],
-  failures: [`&tab=failures&corpus=${DEV}`, '.fail-row[data-trace]'],
-  audit: [`&tab=audit&corpus=${DEV}`, '[data-testid="audit-detail"]'],
-  gate: ['&tab=gate', '[data-testid="gate-headline"]'],
-  trajectory: [`&tab=trajectory&corpus=${DEV}&tmodel=gpt-4.1&trace=${TRACE}`, '[data-testid="relabel-panel"]'],
-};
 let server;
 let browser;
-before(async () => { server = await startServer(); browser = await launch(); });
+const SHOTS = path.join(OUT, 'views');
+before(async () => { server = await startServer(); browser = await launch(); mkdirSync(SHOTS, { recursive: true }); });
 after(async () => { await browser?.close(); await server?.stop(); });
 
 test('no serious or critical axe-core violation on any view, light and dark', async () => {
@@ -31,7 +25,7 @@ test('no serious or critical axe-core violation on any view, light and dark', as
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme, bypassCSP: true });
     const page = await context.newPage();
     for (const [name, [query, ready]] of Object.entries(VIEWS)) {
-      await page.goto(`${server.url}?bundle=bundles/article.json.gz${query}`);
+      await page.goto(`${server.url}?bundle=bundles/article.zip${query}`);
       await page.waitForSelector(ready, { timeout: 60000 });
       await page.waitForTimeout(300);
       await page.addScriptTag({ path: AXE });
@@ -42,6 +36,8 @@ test('no serious or critical axe-core violation on any view, light and dark', as
           .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
       });
       for (const v of violations) found.push(`${colorScheme} ${name}: ${v}`);
+      const mode = colorScheme === 'dark' ? 'dark' : '1440';
+      await page.screenshot({ path: path.join(SHOTS, `${name}-${mode}.png`), fullPage: true });
     }
     await context.close();
   }
