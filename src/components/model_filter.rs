@@ -151,10 +151,9 @@ pub fn ModelFilter(models: Vec<ModelChoice>) -> impl IntoView {
                         on:click=move |_| state.push(|s| s.models.clear())
                         disabled=move || chosen.with(Vec::is_empty)>"All models"</button>
                 </div>
-                <fieldset class="model-filter-list">
-                    <legend class="visually-hidden">"models shown"</legend>
+                <div class="model-filter-list" role="group" aria-label="models shown">
                     {rows}
-                </fieldset>
+                </div>
             </div>
         </details>
     }
