@@ -6,6 +6,8 @@
 //   - gate: its table shows counts (`gate:(all):net`), and then its bootstrap intervals
 //     (`data-ci-ready="true"`),
 //   - failures: every chart has mounted for the newest question and the list shows rows,
+//   - matrix: its first rows of cells are shown,
+//   - audit: the queue's first item is shown,
 // and whether the whole bundle was in by then (`data-load-summary="false"`) or only a v2
 // summary. Prints a markdown table of medians and the JSON of every run.
 //
@@ -17,7 +19,7 @@ import { benchArgs, drawn } from './common.mjs';
 
 const { runs, serveArgs, targets } = benchArgs(process.argv.slice(2), 5);
 const LONG = 600000;
-const VIEWS = ['leaderboard', 'ranking', 'gate', 'failures'];
+const VIEWS = ['leaderboard', 'ranking', 'gate', 'failures', 'matrix', 'audit'];
 const whole = (page) => page.$eval('.bundle-header', (h) => h.dataset.loadSummary === 'false');
 
 const server = await startServer(serveArgs);
@@ -40,6 +42,12 @@ try {
         } else if (view === 'failures') {
           await page.waitForSelector('[data-testid="failures-view"][data-pending="false"] .failure-charts[data-charts="all"]', { timeout: LONG });
           await page.waitForSelector('.fail-row[data-trace]', { timeout: LONG });
+          row.shownMs = Date.now() - t0;
+        } else if (view === 'matrix') {
+          await page.waitForSelector('[data-testid="matrix-view"] .mx-row[data-trace] [data-outcome]', { timeout: LONG });
+          row.shownMs = Date.now() - t0;
+        } else if (view === 'audit') {
+          await page.waitForSelector('[data-testid="audit-view"] .audit-row', { timeout: LONG });
           row.shownMs = Date.now() - t0;
         } else {
           await page.waitForSelector('[data-testid="gate-view"] [data-metric="gate:(all):net"]', { timeout: LONG });

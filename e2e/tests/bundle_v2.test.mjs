@@ -217,8 +217,12 @@ test('the ranking, gate and failures views show the CLI\'s numbers from the rows
   await page.waitForSelector('.fail-row[data-trace]', { timeout: 60000 });
   // Shown while only the summary and the rows read early were in.
   assert.equal(await page.locator('.bundle-header').getAttribute('data-load-summary'), 'true');
+  // The whole bundle arriving keeps the view the reader is on (it was built again, and asked
+  // its questions again, before).
+  await page.locator('[data-testid="failures-view"]').evaluate((v) => v.setAttribute('data-probe', 'early'));
   release();
   await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 60000 });
+  assert.equal(await page.locator('[data-testid="failures-view"]').getAttribute('data-probe'), 'early');
   await page.getByRole('tab', { name: 'Table ranking' }).click();
   assert.equal(await metric('recall@10'), cli.recall[9]);
   assert.deepEqual(problems, []);

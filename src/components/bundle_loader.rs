@@ -16,6 +16,19 @@ use crate::loader::client::LoadHandle;
 #[derive(Debug, Clone, Copy)]
 pub struct LoadProgressSignal(pub RwSignal<Progress>);
 
+/// The whole bundle when it arrives after its v2 summary is shown: the shown overview takes
+/// it in place (the views it mounted stay, the ones waiting for it mount) instead of being
+/// built again, which dropped every view and asked its questions again.
+#[derive(Debug, Clone, Copy)]
+pub struct WholeArrived(pub RwSignal<Option<Loaded>, LocalStorage>);
+
+/// Whether `whole` completes the summary `shown` (the same bundle, read whole).
+fn completes(shown: &Loaded, whole: &Loaded) -> bool {
+    shown.summary.is_some()
+        && whole.summary.is_none()
+        && shown.bundle.content_hash == whole.bundle.content_hash
+}
+
 /// Renders a loaded bundle (the app passes its views).
 pub type RenderLoaded = Arc<dyn Fn(Loaded) -> AnyView + Send + Sync>;
 
@@ -45,10 +58,13 @@ pub fn BundleLoader(
     });
     // The views shown ahead of the whole bundle (a v2 summary) show how far the rest is.
     provide_context(LoadProgressSignal(progress));
+    let whole = RwSignal::new_local(None::<Loaded>);
+    provide_context(WholeArrived(whole));
     let handle = StoredValue::new_local(None::<LoadHandle>);
     Effect::new(move |_| {
         let request = current.get();
         status.set(Status::Loading);
+        whole.set(None);
         let h = data::load(
             request,
             // `try_set`: a late message after this loader was unmounted is dropped.
@@ -56,10 +72,21 @@ pub fn BundleLoader(
                 progress.try_set(p);
             },
             move |result| {
-                status.try_set(match result {
-                    Ok(loaded) => Status::Loaded(loaded),
-                    Err(e) => Status::Failed(e.to_string(), e.warnings().to_vec()),
-                });
+                let completed = match (&result, status.try_get_untracked()) {
+                    (Ok(loaded), Some(Status::Loaded(shown))) => completes(&shown, loaded),
+                    _ => false,
+                };
+                match result {
+                    Ok(loaded) if completed => {
+                        whole.try_set(Some(loaded));
+                    }
+                    Ok(loaded) => {
+                        status.try_set(Status::Loaded(loaded));
+                    }
+                    Err(e) => {
+                        status.try_set(Status::Failed(e.to_string(), e.warnings().to_vec()));
+                    }
+                }
             },
         );
         handle.set_value(Some(h));
@@ -72,7 +99,9 @@ pub fn BundleLoader(
     on_cleanup(move || {
         let running = match status.try_get_untracked() {
             Some(Status::Loading) => true,
-            Some(Status::Loaded(l)) => l.summary.is_some(),
+            Some(Status::Loaded(l)) => {
+                l.summary.is_some() && whole.try_with_untracked(Option::is_none).unwrap_or(false)
+            }
             _ => false,
         };
         if running {

@@ -8,7 +8,7 @@ use runlens_core::bundle::Bundle;
 use wasm_bindgen::JsCast;
 
 use crate::chunks::{LocalTask, split_call, split_point};
-use crate::components::bundle_loader::LoadProgressSignal;
+use crate::components::bundle_loader::{LoadProgressSignal, WholeArrived};
 use crate::components::{
     BundleInfo, CopyLink, HashNotice, ImportWarnings, ModelChoice, ModelFilter, TabBar,
     WholeZipNotice, hash_disagrees,
@@ -40,10 +40,16 @@ pub fn Overview(
     #[prop(default = None)]
     summary: Option<Summary>,
 ) -> impl IntoView {
-    let waiting = summary.is_some();
+    let summary_shown = summary.is_some();
     if let Some(summary) = summary {
         provide_context(summary);
     }
+    // A summary's overview stays when the whole bundle arrives (components::bundle_loader):
+    // from then on it is the whole bundle's (its figures, and the skeleton new views get).
+    let whole = use_context::<WholeArrived>().map(|w| w.0);
+    let arrived = move || whole.and_then(|w| w.with(|l| l.clone()));
+    let waiting = Memo::new(move |_| summary_shown && arrived().is_none());
+    let stats = Memo::new(move |_| arrived().map_or(stats, |l| l.stats));
     let short_hash: String = bundle.content_hash.chars().take(12).collect();
     let synthetic = bundle.body.synthetic;
     let notice = bundle.body.notice.clone().unwrap_or_default();
@@ -73,32 +79,53 @@ pub fn Overview(
     // questions (`state::relabels_in_force`), so applying one re-renders no view, it changes
     // their questions.
     OverridesState::provide(bundle.clone());
-    let shown = bundle.clone();
+    let first = bundle.clone();
+    // The skeleton a view mounts with: the whole bundle's once it is in, else the one shown.
+    let current = move || {
+        whole
+            .and_then(|w| w.with_untracked(|l| l.as_ref().map(|l| l.bundle.clone())))
+            .unwrap_or_else(|| first.clone())
+    };
     let alive = mounted_flag();
-    leptos::task::spawn_local(async move {
-        if waiting {
+    let warmed = StoredValue::new(false);
+    let warm_bundle = current.clone();
+    Effect::new(move |_| {
+        if waiting.get() || warmed.get_value() {
             return;
         }
-        yield_idle().await;
-        if alive.load(Ordering::Relaxed) {
-            // Without its chunk there is nothing to warm; the views say so when opened.
-            if let Ok(task) = split_call!(warm_up_task(bundle, alive)) {
-                task.await;
+        warmed.set_value(true);
+        let (bundle, alive) = (warm_bundle(), alive.clone());
+        leptos::task::spawn_local(async move {
+            yield_idle().await;
+            if alive.load(Ordering::Relaxed) {
+                // Without its chunk there is nothing to warm; the views say so when opened.
+                if let Ok(task) = split_call!(warm_up_task(bundle, alive)) {
+                    task.await;
+                }
             }
-        }
+        });
     });
     let chunks = ViewChunks::provide();
+    // What the view area shows: the tab, and whether it waits for the whole bundle. The
+    // leaderboard (from the summary) and the ranking, failures and gate views (answered from
+    // the tables read right after it) do not wait, so the whole bundle's arrival leaves them
+    // mounted; a view that waited mounts then.
+    let shown_kind = Memo::new(move |_| {
+        let tab = tab.get();
+        let early = matches!(
+            tab,
+            Tab::Leaderboard | Tab::Ranking | Tab::Failures | Tab::Gate
+        );
+        (tab, !early && waiting.get())
+    });
     let views = move || {
         chunks.track();
-        let bundle = shown.clone();
-        let tab = tab.get();
+        let (tab, rest_loading) = shown_kind.get();
+        let bundle = current();
         release_focus_in_main();
         match tab {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
-            // These views' answers come from the worker, which reads the rankings, labels
-            // and gate rows right after the summary: they need not wait for the rest.
-            Tab::Ranking | Tab::Failures | Tab::Gate => lazy_view(tab, bundle.clone()),
-            _ if waiting => view! { <RestLoading /> }.into_any(),
+            _ if rest_loading => view! { <RestLoading /> }.into_any(),
             other => lazy_view(other, bundle.clone()),
         }
     };
@@ -114,16 +141,16 @@ pub fn Overview(
         <a class="skip-link" href="#view" data-testid="skip-link" on:click=skip>"Skip to the view"</a>
         <header
             class="bundle-header"
-            data-load-download-bytes=stats.download_bytes
-            data-load-json-bytes=stats.json_bytes
-            data-load-download-ms=stats.download_ms
-            data-load-gunzip-ms=stats.gunzip_ms
-            data-load-parse-ms=stats.parse_ms
-            data-load-verify-ms=stats.verify_ms
-            data-load-v2=stats.v2.to_string()
-            data-load-requests=stats.requests
-            data-load-worker-wasm-bytes=stats.worker_wasm_bytes
-            data-load-summary=waiting.to_string()
+            data-load-download-bytes=move || stats.get().download_bytes
+            data-load-json-bytes=move || stats.get().json_bytes
+            data-load-download-ms=move || stats.get().download_ms
+            data-load-gunzip-ms=move || stats.get().gunzip_ms
+            data-load-parse-ms=move || stats.get().parse_ms
+            data-load-verify-ms=move || stats.get().verify_ms
+            data-load-v2=move || stats.get().v2.to_string()
+            data-load-requests=move || stats.get().requests
+            data-load-worker-wasm-bytes=move || stats.get().worker_wasm_bytes
+            data-load-summary=move || waiting.get().to_string()
         >
             // One line (#17): name, bundle, hash, corpora and the synthetic badge; it wraps on
             // a narrow screen.
@@ -144,8 +171,8 @@ pub fn Overview(
                 (false, true) => None,
             }}
             </div>
-            <Show when=move || stats.whole_zip>
-                <WholeZipNotice bytes=stats.download_bytes />
+            <Show when=move || stats.get().whole_zip>
+                <WholeZipNotice bytes=stats.get_untracked().download_bytes />
             </Show>
             <Show when=move || mismatch>
                 <HashNotice link_hash=link_hash.clone() bundle_hash=short_hash.clone() />

@@ -13,6 +13,7 @@ use runlens_core::bundle::v2::{
 };
 use runlens_core::metrics::board_run::BoardRun;
 use runlens_web::data::decode_bundle;
+use runlens_web::loader::skeleton::{read_skeleton, skeleton_json};
 use runlens_web::loader::summary::{decode, encode};
 use runlens_web::loader::v2::check_and_inflate;
 use wasm_bindgen_test::*;
@@ -66,6 +67,17 @@ async fn the_summary_is_the_bundles_leaderboard_and_head() {
         assert_eq!(head.models, corpus.models);
         assert!(head.results.is_empty() && head.questions.is_empty());
     }
+    // The summary's head is the whole bundle's skeleton but for the schema prompt and the
+    // corpora's board manifests (entries of their own, read with the rest): the page keeps
+    // the views it mounted with the summary when the whole bundle arrives (the prompt's one
+    // reader, the re-label panel, mounts after it; no view reads a board manifest).
+    let mut whole = read_skeleton(&skeleton_json(&bundle)).unwrap();
+    assert!(whole.body.schema_prompt.is_some());
+    whole.body.schema_prompt = None;
+    for c in &mut whole.body.corpora {
+        c.board_manifest = None;
+    }
+    assert_eq!(*summary.skeleton, whole);
     assert_eq!(read_bundle_inflated(&mut memory).unwrap(), *bundle);
 }
 
@@ -95,5 +107,147 @@ async fn a_changed_cells_entry_is_named_and_a_cut_summary_is_refused() {
     assert!(
         e.starts_with(&format!("bundle: entry {path}: sha256 ")),
         "{e}"
+    );
+}
+
+/// The sample's summary as the page gets it, and the whole bundle's skeleton after it.
+async fn summary_then_whole() -> (
+    runlens_web::loader::summary::Summary,
+    std::sync::Arc<runlens_core::bundle::Bundle>,
+) {
+    let bundle = decode_bundle("article.json.gz", SAMPLE).unwrap();
+    let (manifest, mut memory) = entries();
+    check_and_inflate(&manifest, &mut memory, &mut HashSet::new())
+        .await
+        .unwrap();
+    let (body, skeleton_len) = encode(&manifest, &memory).unwrap().unwrap();
+    let summary = decode(&body, skeleton_len).unwrap();
+    let whole = read_skeleton(&skeleton_json(&bundle)).unwrap();
+    (summary, std::sync::Arc::new(whole))
+}
+
+/// Mounts the overview of the sample's summary at `tab`, with the whole-bundle signal a
+/// loader provides; returns the host and that signal.
+async fn mount_summary(
+    tab: runlens_web::state::Tab,
+) -> (
+    web_sys::HtmlElement,
+    leptos::prelude::RwSignal<Option<runlens_web::data::Loaded>, leptos::prelude::LocalStorage>,
+    std::sync::Arc<runlens_core::bundle::Bundle>,
+) {
+    use leptos::prelude::*;
+    use runlens_web::components::bundle_loader::WholeArrived;
+    use runlens_web::data::{LoadStats, Loaded};
+    use runlens_web::pages::Overview;
+    use runlens_web::state::{UrlState, ViewState};
+    use wasm_bindgen::JsCast;
+    let (summary, whole) = summary_then_whole().await;
+    let document = web_sys::window().unwrap().document().unwrap();
+    let host: web_sys::HtmlElement = document.create_element("div").unwrap().unchecked_into();
+    document.body().unwrap().append_child(&host).unwrap();
+    let state = UrlState::detached(ViewState {
+        tab,
+        ..ViewState::default()
+    });
+    let arrived = RwSignal::new_local(None::<Loaded>);
+    let head = summary.skeleton.clone();
+    std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
+        provide_context(state);
+        provide_context(WholeArrived(arrived));
+        let stats = LoadStats {
+            v2: true,
+            in_worker: true,
+            ..LoadStats::default()
+        };
+        view! { <Overview bundle=head.clone() source="bundles/article.zip" stats=stats summary=Some(summary.clone()) /> }
+    }));
+    leptos::task::tick().await;
+    (host, arrived, whole)
+}
+
+fn attr(host: &web_sys::HtmlElement, selector: &str, name: &str) -> Option<String> {
+    host.query_selector(selector).unwrap()?.get_attribute(name)
+}
+
+#[wasm_bindgen_test]
+async fn the_whole_bundle_arriving_keeps_the_views_mounted_from_the_summary() {
+    use leptos::prelude::Set;
+    use runlens_web::data::{LoadStats, Loaded};
+    use runlens_web::state::Tab;
+    let (host, arrived, whole) = mount_summary(Tab::Leaderboard).await;
+    assert_eq!(
+        attr(&host, ".bundle-header", "data-load-summary").as_deref(),
+        Some("true")
+    );
+    // Mark the leaderboard view mounted from the summary.
+    host.query_selector("[data-testid='leaderboard-view']")
+        .unwrap()
+        .expect("the leaderboard from the summary")
+        .set_attribute("data-probe", "summary")
+        .unwrap();
+    let stats = LoadStats {
+        v2: true,
+        in_worker: true,
+        requests: 5,
+        ..LoadStats::default()
+    };
+    arrived.set(Some(Loaded {
+        bundle: whole,
+        stats,
+        source: "bundles/article.zip".into(),
+        summary: None,
+    }));
+    leptos::task::tick().await;
+    // The same element (not built again), and the header carries the whole load's figures.
+    assert_eq!(
+        attr(&host, "[data-testid='leaderboard-view']", "data-probe").as_deref(),
+        Some("summary")
+    );
+    assert_eq!(
+        attr(&host, ".bundle-header", "data-load-summary").as_deref(),
+        Some("false")
+    );
+    assert_eq!(
+        attr(&host, ".bundle-header", "data-load-requests").as_deref(),
+        Some("5")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_view_that_waits_for_the_whole_bundle_mounts_when_it_arrives() {
+    use leptos::prelude::Set;
+    use runlens_web::data::{LoadStats, Loaded};
+    use runlens_web::state::Tab;
+    let (host, arrived, whole) = mount_summary(Tab::Matrix).await;
+    assert!(
+        host.query_selector("[data-testid='rest-loading']")
+            .unwrap()
+            .is_some()
+    );
+    arrived.set(Some(Loaded {
+        bundle: whole,
+        stats: LoadStats::default(),
+        source: "bundles/article.zip".into(),
+        summary: None,
+    }));
+    for _ in 0..50 {
+        leptos::task::tick().await;
+        if host
+            .query_selector("[data-testid='matrix-view']")
+            .unwrap()
+            .is_some()
+        {
+            break;
+        }
+    }
+    assert!(
+        host.query_selector("[data-testid='rest-loading']")
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        host.query_selector("[data-testid='matrix-view']")
+            .unwrap()
+            .is_some()
     );
 }
