@@ -170,6 +170,12 @@ split_point! {
 }
 
 split_point! {
+    /// Nothing, in the `queries` chunk: the loader worker loads the chunk with it before it
+    /// takes the bundle to answer from, so no answer holds the bundle while a chunk loads.
+    queries: fn queries_ready() -> () {}
+}
+
+split_point! {
     /// [`opened_by`] of a question as the loader worker receives it (a malformed one opens
     /// nothing: its answer says what is wrong), the cell copied.
     queries: fn opened_by_json(bundle: &Bundle, query: &[u8]) -> Option<(usize, Cell)> {
