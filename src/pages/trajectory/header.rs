@@ -18,6 +18,14 @@ pub fn tally_text(cell: &Cell) -> String {
         .unwrap_or_default()
 }
 
+/// The cell's outcome as read (`unscored` without one) and its tally text.
+pub fn outcome_and_tally(cell: &Cell) -> (String, String) {
+    let outcome = cell
+        .outcome()
+        .map_or_else(|| "unscored".to_owned(), |o| o.as_str().to_owned());
+    (outcome, tally_text(cell))
+}
+
 /// The header.
 #[component]
 pub fn Header(
@@ -34,10 +42,7 @@ pub fn Header(
     /// The cell.
     cell: Cell,
 ) -> impl IntoView {
-    let outcome = cell
-        .outcome()
-        .map_or_else(|| "unscored".to_owned(), |o| o.as_str().to_owned());
-    let tally = tally_text(&cell);
+    let (outcome, tally) = outcome_and_tally(&cell);
     let model_text = if display == model {
         model.clone()
     } else {

@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use runlens_core::bundle::{Cell, Vote};
 
-use super::header::tally_text;
+use super::header::outcome_and_tally;
 
 /// The verdict of the judge panel on one cell.
 #[component]
@@ -12,10 +12,7 @@ pub fn Verdict(
     /// The cell.
     cell: Cell,
 ) -> impl IntoView {
-    let outcome = cell
-        .outcome()
-        .map_or_else(|| "unscored".to_owned(), |o| o.as_str().to_owned());
-    let tally = tally_text(&cell);
+    let (outcome, tally) = outcome_and_tally(&cell);
     let score = cell.result_score.clone().unwrap_or_default();
     let votes = score.votes.clone().unwrap_or_default();
     let panel_reason = score.reasoning.clone().filter(|r| !r.is_empty());
