@@ -172,6 +172,13 @@ async fn run(request: BundleRequest) {
         };
         post(&head, Some(&body));
         summary_sent.set(true);
+        // The views' questions come as soon as the summary is shown: their chunk loads while
+        // the rows they need download, so the early tables answer them when they come (an
+        // answer whose chunk was still loading then waited for the whole bundle; loaded
+        // before the summary, the chunk delayed the leaderboard).
+        wasm_bindgen_futures::spawn_local(async {
+            let _ = split_call!(queries_ready());
+        });
     };
     let tables = |bundle: Rc<Bundle>| {
         EARLY.set(Some(Rc::downgrade(&bundle)));
