@@ -255,6 +255,11 @@ async fn the_runs_mount_in_the_task_after_the_header() {
         texts(&host, "[data-testid='trajectory-loading']"),
         ["Loading the trajectory…"]
     );
+    // Before the list is answered its length is unknown: not "– / 0" (a list without the cell).
+    assert_eq!(
+        texts(&host, "[data-testid='trajectory-position']"),
+        ["… / …"]
+    );
     for _ in 0..100 {
         if !texts(&host, "[data-testid='trajectory-outcome']").is_empty() {
             break;

@@ -56,6 +56,9 @@ pub fn NavBar(
     /// The open cell's place in the list `j` / `k` walk.
     #[prop(into)]
     place: Signal<WalkPlace>,
+    /// Whether the list has been answered (before, its length is unknown, not 0).
+    #[prop(into)]
+    counted: Signal<bool>,
     /// Its name, e.g. `failures · wrong_filter`.
     #[prop(into)]
     name: Signal<String>,
@@ -99,6 +102,9 @@ pub fn NavBar(
     // the next answer comes.
     let at = Memo::new(move |_| state.with(|s| place.with(|p| (p.index_of(open_cell(s)), p.len))));
     let position_text = move || {
+        if !counted.get() {
+            return "… / …".to_owned();
+        }
         let (i, len) = at.get();
         let i = i.map_or_else(|| "–".to_owned(), |i| (i + 1).to_string());
         format!("{i} / {len}")
@@ -112,7 +118,8 @@ pub fn NavBar(
         <nav class="trajectory-nav" aria-label="Walk the list">
             <button class="nav-prev" data-testid="trajectory-prev" disabled=prev_disabled
                 on:click=move |_| { step(state, place.with_untracked(|p| neighbour(state, p, -1))); }>"← Prev (k)"</button>
-            <span class="nav-position" data-testid="trajectory-position">{position_text}</span>
+            <span class="nav-position" data-testid="trajectory-position"
+                aria-busy=move || (!counted.get()).to_string()>{position_text}</span>
             <button class="nav-next" data-testid="trajectory-next" disabled=next_disabled
                 on:click=move |_| { step(state, place.with_untracked(|p| neighbour(state, p, 1))); }>"Next (j) →"</button>
             <span class="hint" data-testid="trajectory-list">{move || format!(" in {}", name.get())}</span>

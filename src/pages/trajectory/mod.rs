@@ -87,6 +87,8 @@ pub fn TrajectoryView(
     let place = Signal::derive(move || {
         answered.with(|a| a.as_ref().map(|(_, a)| a.place.clone()).unwrap_or_default())
     });
+    // Whether any answer (so the list's length) has come yet.
+    let counted = Signal::derive(move || answered.with(Option::is_some));
     let list_name = Signal::derive(move || query.with(|q| q.walk.label()));
     // What is shown: nothing named, a named cell the corpus lacks, or the cell. Compared
     // before re-rendering, so an answer that changes nothing shown rebuilds nothing.
@@ -115,7 +117,7 @@ pub fn TrajectoryView(
         <section class="trajectory" data-testid="trajectory-view" data-trajectory=data_key
             data-pending=move || pending.get().to_string()>
             <h2>"Trajectory"</h2>
-            <NavBar place=place name=list_name />
+            <NavBar place=place counted=counted name=list_name />
             {move || error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             {move || match shown.get() {
                 None if names_cell() => view! {
