@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use plotters::style::RGBColor;
 use runlens_charts::{CiBar, CiBarChart, Theme};
 use runlens_core::bundle::{Bundle, LossRule};
-use runlens_core::metrics::board_run::CorpusBoard as Board;
+use runlens_core::metrics::board_run::{CorpusBoard as Board, headline};
 use runlens_core::metrics::report_board::{LeaderboardEntry, top_model};
 pub use runlens_core::metrics::report_board::{Standing, TIED_P, standing};
 
@@ -105,6 +105,35 @@ pub fn board_csv(rows: &[LeaderboardEntry]) -> String {
     runlens_core::csv::to_csv(&header, &body)
 }
 
+/// `known`, else what `ask` answers (set when it comes) or the error it gives: the value and
+/// the error as signals.
+fn known_or_asked<T, F>(
+    known: Option<T>,
+    ask: impl FnOnce() -> F,
+) -> (RwSignal<Option<T>>, RwSignal<Option<String>>)
+where
+    T: Clone + Send + Sync + 'static,
+    F: std::future::Future<Output = Result<T, String>> + 'static,
+{
+    let asking = known.is_none();
+    let value = RwSignal::new(known);
+    let error = RwSignal::new(None::<String>);
+    if asking {
+        let answer = ask();
+        spawn_local(async move {
+            match answer.await {
+                Ok(answered) => {
+                    value.try_set(Some(answered));
+                }
+                Err(e) => {
+                    error.try_set(Some(e));
+                }
+            }
+        });
+    }
+    (value, error)
+}
+
 /// The leaderboard of every corpus that has results (or the one chosen by `corpus=`),
 /// restricted to the models chosen by `models=`, legacy `loss` cells scored as `loss=` says.
 /// Rows are kept per bundle and rule across mounts (crate::derived::board_cache); the data's
@@ -130,21 +159,10 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
         Some(summary) => Some(Arc::new(summary.boards(loss))),
         None => board_cache::cached(&bundle, loss),
     };
-    let boards = RwSignal::new(known.clone());
-    let error = RwSignal::new(None::<String>);
-    if known.is_none() {
-        let bundle = bundle.clone();
-        spawn_local(async move {
-            match board_cache::ask_boards(&bundle, loss).await {
-                Ok(answered) => {
-                    boards.try_set(Some(answered));
-                }
-                Err(e) => {
-                    error.try_set(Some(e));
-                }
-            }
-        });
-    }
+    let asked = bundle.clone();
+    let (boards, error) = known_or_asked(known, || async move {
+        board_cache::ask_boards(&asked, loss).await
+    });
     let asking = move || boards.with(Option::is_none) && error.with(Option::is_none);
     let state = UrlState::use_context();
     let bundle2 = bundle.clone();
@@ -186,16 +204,6 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
     }
 }
 
-/// The headline corpus among those shown (#17: "name which corpus is the headline one"):
-/// the one with the most questions, the first of equals (a bundle marks none today).
-pub fn headline<'a>(boards: &[&'a Board]) -> Option<&'a str> {
-    let most = boards.iter().map(|c| c.questions).max()?;
-    boards
-        .iter()
-        .find(|c| c.questions == most)
-        .map(|c| c.corpus.as_str())
-}
-
 /// How many corpora and questions pooling would join.
 #[derive(Debug, Clone, Copy)]
 struct PoolChoice {
@@ -227,20 +235,9 @@ fn PoolSwitch(choice: PoolChoice) -> impl IntoView {
 #[component]
 fn Pooled(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
     let known = board_cache::cached_pooled(&bundle, loss);
-    let pooled = RwSignal::new(known.clone());
-    let error = RwSignal::new(None::<String>);
-    if known.is_none() {
-        spawn_local(async move {
-            match board_cache::ask_pooled(&bundle, loss).await {
-                Ok(answered) => {
-                    pooled.try_set(Some(answered));
-                }
-                Err(e) => {
-                    error.try_set(Some(e));
-                }
-            }
-        });
-    }
+    let (pooled, error) = known_or_asked(known, || async move {
+        board_cache::ask_pooled(&bundle, loss).await
+    });
     let asking = move || pooled.with(Option::is_none) && error.with(Option::is_none);
     view! {
         {move || asking().then(|| view! {

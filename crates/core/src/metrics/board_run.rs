@@ -34,6 +34,16 @@ pub fn boards(body: &BundleBody, loss: LossRule) -> Vec<CorpusBoard> {
         .collect()
 }
 
+/// The headline corpus among `boards` (#17: "name which corpus is the headline one"): the
+/// one with the most questions, the first of equals (a bundle marks none today).
+pub fn headline<'a>(boards: &[&'a CorpusBoard]) -> Option<&'a str> {
+    let most = boards.iter().map(|c| c.questions).max()?;
+    boards
+        .iter()
+        .find(|c| c.questions == most)
+        .map(|c| c.corpus.as_str())
+}
+
 /// Every corpus with results pooled into one board (#17, "allow pooling both"): the
 /// questions of all of them as one question × model matrix, in body order, scored by the
 /// board's own rules. A model not run on a corpus has no cells there (missing, as the

@@ -194,3 +194,16 @@ fn pooling_puts_each_model_s_cells_of_every_part_in_turn() {
         .collect();
     assert_eq!(shape, [("x", 5), ("y", 5)]);
 }
+
+#[test]
+fn the_headline_corpus_has_the_most_questions_the_first_of_equals() {
+    let board = |name: &str, questions| CorpusBoard {
+        corpus: name.into(),
+        questions,
+        rows: Vec::new(),
+    };
+    let (a, b, c) = (board("dev", 136), board("board", 201), board("other", 201));
+    assert_eq!(headline(&[&a, &b, &c]), Some("board"));
+    assert_eq!(headline(&[&a]), Some("dev"));
+    assert_eq!(headline(&[]), None);
+}
