@@ -79,14 +79,12 @@ pub fn summary_text(all: &[ModelChoice], chosen: &[String]) -> String {
 pub fn ModelFilter(models: Vec<ModelChoice>) -> impl IntoView {
     let state = UrlState::use_context();
     let models = StoredValue::new(models);
-    let keys = StoredValue::new(
-        models.with_value(|m| m.iter().map(|c| c.key.clone()).collect::<Vec<_>>()),
-    );
+    let keys = move || models.with_value(|m| m.iter().map(|c| c.key.clone()).collect::<Vec<_>>());
     let search = RwSignal::new(String::new());
     let chosen = Memo::new(move |_| state.with(|s| s.models.clone()));
     let summary = move || models.with_value(|all| summary_text(all, &chosen.get()));
     let toggle = move |model: String| {
-        let all = keys.get_value();
+        let all = keys();
         state.push(move |s| s.models = toggled(&all, &s.models, &model));
     };
     let only_matching = move |_| {
@@ -99,13 +97,9 @@ pub fn ModelFilter(models: Vec<ModelChoice>) -> impl IntoView {
         if picked.is_empty() {
             return;
         }
-        let all = keys.get_value();
+        let every = picked.len() == models.with_value(Vec::len);
         state.push(move |s| {
-            s.models = if picked.len() == all.len() {
-                Vec::new()
-            } else {
-                picked
-            };
+            s.models = if every { Vec::new() } else { picked };
         });
     };
     let ranking_tab = move || state.with(|s| s.tab == Tab::Ranking);
