@@ -57,17 +57,40 @@ function browserPid(tag) {
   throw new Error(`no browser process with ${tag}`);
 }
 
-/** MB of VmRSS summed over the renderer processes under the browser `pid`. */
-function rendererMb(pid) {
-  let kb = 0;
+/** kB of the `/proc/<pid>/status` line `key`, 0 when absent. */
+function statusKb(status, key) {
+  const m = status.match(new RegExp(`${key}:\\s+(\\d+) kB`));
+  return m ? Number(m[1]) : 0;
+}
+
+/**
+ * Memory of the renderer processes under the browser `pid`, MB summed over them:
+ * `rss` (VmRSS: counts the shared pages of Chromium's binary and libraries in every process),
+ * `footprint` (RssAnon + VmSwap: Chromium's own "private memory footprint" on Linux, what its
+ * task manager shows — resident minus shared pages of `/proc/<pid>/statm`, plus swap),
+ * `file` (RssFile) and `shmem` (RssShmem), and `processes` (how many renderers).
+ */
+function rendererMemory(pid) {
+  const kb = { rss: 0, footprint: 0, file: 0, shmem: 0 };
+  let processes = 0;
   for (const p of descendants(pid)) {
     try {
       if (!readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('--type=renderer')) continue;
-      const m = readFileSync(`/proc/${p}/status`, 'utf8').match(/VmRSS:\s+(\d+) kB/);
-      if (m) kb += Number(m[1]);
+      const status = readFileSync(`/proc/${p}/status`, 'utf8');
+      kb.rss += statusKb(status, 'VmRSS');
+      kb.footprint += statusKb(status, 'RssAnon') + statusKb(status, 'VmSwap');
+      kb.file += statusKb(status, 'RssFile');
+      kb.shmem += statusKb(status, 'RssShmem');
+      processes += 1;
     } catch { /* gone */ }
   }
-  return Math.round(kb / 1024);
+  const mb = (x) => Math.round(x / 1024);
+  return { rss: mb(kb.rss), footprint: mb(kb.footprint), file: mb(kb.file), shmem: mb(kb.shmem), processes };
+}
+
+/** MB of VmRSS summed over the renderer processes under the browser `pid`. */
+function rendererMb(pid) {
+  return rendererMemory(pid).rss;
 }
 
 
@@ -116,7 +139,8 @@ try {
       // at different points of a v2 load as more views open early).
       await page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: LONG });
       await page.waitForTimeout(3000);
-      const steadyMb = rendererMb(pid);
+      const steady = rendererMemory(pid);
+      const steadyMb = steady.rss;
       // Read once the whole bundle is in: a v2 summary's header has no worker figure yet.
       const wasm = await page.evaluate(() => ({
         page: Math.round((window.wasmBindings?.wasm_memory_bytes?.() ?? 0) / 1048576),
@@ -125,7 +149,7 @@ try {
       const longestTaskMs = Math.round(await page.evaluate(() => window.__longest));
       const wholeMs = Math.round(await page.evaluate(() => window.__wholeAt ?? 0));
       const requests = await page.$eval('.bundle-header', (h) => Number(h.dataset.loadRequests));
-      results.push({ name, run: r, leaderboardMs, wholeMs, rankingChartMs, afterBoardMb, pageWasmMb: wasm.page, workerWasmMb: wasm.worker, afterViewsMb, steadyMb, longestTaskMs, requests, problems });
+      results.push({ name, run: r, leaderboardMs, wholeMs, rankingChartMs, afterBoardMb, pageWasmMb: wasm.page, workerWasmMb: wasm.worker, afterViewsMb, steadyMb, steadyFootprintMb: steady.footprint, steadyFileMb: steady.file, steadyShmemMb: steady.shmem, renderers: steady.processes, longestTaskMs, requests, problems });
       console.error(JSON.stringify(results.at(-1)));
       await browser.close();
     }
@@ -134,11 +158,11 @@ try {
   await server.stop();
 }
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-console.log('| bundle | leaderboard ms | whole bundle in ms | ranking chart ms | renderer MB after leaderboard | after every view | whole bundle in, idle 3 s | worker wasm MB | longest task ms |');
-console.log('|---|---|---|---|---|---|---|---|---|');
+console.log('| bundle | leaderboard ms | whole bundle in ms | ranking chart ms | renderer MB after leaderboard | after every view | whole bundle in, idle 3 s | its private footprint MB | worker wasm MB | longest task ms |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const { name } of targets) {
   const mine = results.filter((x) => x.name === name);
   const m = (k) => median(mine.map((x) => x[k]));
-  console.log(`| ${name} | ${m('leaderboardMs')} | ${m('wholeMs')} | ${m('rankingChartMs')} | ${m('afterBoardMb')} | ${m('afterViewsMb')} | ${m('steadyMb')} | ${m('workerWasmMb')} | ${m('longestTaskMs')} |`);
+  console.log(`| ${name} | ${m('leaderboardMs')} | ${m('wholeMs')} | ${m('rankingChartMs')} | ${m('afterBoardMb')} | ${m('afterViewsMb')} | ${m('steadyMb')} | ${m('steadyFootprintMb')} | ${m('workerWasmMb')} | ${m('longestTaskMs')} |`);
 }
 console.log(JSON.stringify(results));

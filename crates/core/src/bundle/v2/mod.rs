@@ -26,6 +26,7 @@ pub mod schema;
 pub mod split;
 pub mod stream;
 pub mod text;
+mod typed_rows;
 mod write;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod zip_form;

@@ -17,6 +17,7 @@ use super::schema::{
 };
 use super::split::{ColumnData, merge_row};
 use super::text::inflate;
+use super::typed_rows::{FromColumns, typed_row};
 use super::write::stored_columns;
 use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, SCHEMA_PROMPT, V2Error};
 use crate::bundle::codec::hex;
@@ -283,6 +284,11 @@ impl Loaded {
         })
     }
 
+    /// Row `i`'s text record (empty when it has none).
+    fn record_bytes(&self, i: usize) -> Result<&[u8], V2Error> {
+        record_in(&self.path, &self.columns, &self.chunks, i)
+    }
+
     /// Row `i` as JSON: its text record with its column values merged in.
     fn row(&self, i: usize) -> Result<Map<String, Value>, V2Error> {
         let err = |message: String| V2Error::Row {
@@ -290,31 +296,10 @@ impl Loaded {
             row: i,
             message,
         };
-        let base = self.columns.len() - 3;
-        let (chunk, offset, len) = (
-            u64_at(&self.columns, base, i).unwrap_or(0) as usize,
-            u64_at(&self.columns, base + 1, i).unwrap_or(0) as usize,
-            u64_at(&self.columns, base + 2, i).unwrap_or(0) as usize,
-        );
-        let mut record = if len == 0 {
+        let bytes = self.record_bytes(i)?;
+        let mut record = if bytes.is_empty() {
             Map::new()
         } else {
-            let text = self.chunks.get(chunk).ok_or_else(|| {
-                err(format!(
-                    "text chunk {chunk} is not in the bundle ({} chunks)",
-                    self.chunks.len()
-                ))
-            })?;
-            let bytes = offset
-                .checked_add(len)
-                .and_then(|end| text.get(offset..end))
-                .ok_or_else(|| {
-                    err(format!(
-                        "text record {offset}..{} is past the end of chunk {chunk} ({} bytes)",
-                        offset.saturating_add(len),
-                        text.len()
-                    ))
-                })?;
             serde_json::from_slice(bytes).map_err(|e| err(format!("text record: {e}")))?
         };
         merge_row(&self.table, &self.columns, i, &mut record).map_err(|e| {
@@ -324,6 +309,28 @@ impl Loaded {
             ))
         })?;
         Ok(record)
+    }
+
+    /// Every row as its row type, its column values moved into it ([`typed_rows`]): the
+    /// same rows as [`Loaded::typed`] without a JSON tree per row.
+    fn typed_moved<T: FromColumns>(self) -> Result<Vec<T>, V2Error> {
+        let Loaded {
+            path,
+            mut columns,
+            rows,
+            chunks,
+            ..
+        } = self;
+        (0..rows)
+            .map(|i| {
+                let record = record_in(&path, &columns, &chunks, i)?;
+                typed_row::<T>(&mut columns, i, record).map_err(|message| V2Error::Row {
+                    path: path.clone(),
+                    row: i,
+                    message,
+                })
+            })
+            .collect()
     }
 
     /// Row `i` as its row type.
@@ -339,6 +346,46 @@ impl Loaded {
     fn typed<T: DeserializeOwned>(&self) -> Result<Vec<T>, V2Error> {
         (0..self.rows).map(|i| self.typed_row(i)).collect()
     }
+}
+
+/// Row `i`'s text record in `chunks`, where the last three of `columns` say (empty when it
+/// has none); `path` names the table in errors.
+fn record_in<'c>(
+    path: &str,
+    columns: &[ColumnData],
+    chunks: &'c [Vec<u8>],
+    i: usize,
+) -> Result<&'c [u8], V2Error> {
+    let err = |message: String| V2Error::Row {
+        path: path.to_owned(),
+        row: i,
+        message,
+    };
+    let base = columns.len() - 3;
+    let (chunk, offset, len) = (
+        u64_at(columns, base, i).unwrap_or(0) as usize,
+        u64_at(columns, base + 1, i).unwrap_or(0) as usize,
+        u64_at(columns, base + 2, i).unwrap_or(0) as usize,
+    );
+    if len == 0 {
+        return Ok(&[]);
+    }
+    let text = chunks.get(chunk).ok_or_else(|| {
+        err(format!(
+            "text chunk {chunk} is not in the bundle ({} chunks)",
+            chunks.len()
+        ))
+    })?;
+    offset
+        .checked_add(len)
+        .and_then(|end| text.get(offset..end))
+        .ok_or_else(|| {
+            err(format!(
+                "text record {offset}..{} is past the end of chunk {chunk} ({} bytes)",
+                offset.saturating_add(len),
+                text.len()
+            ))
+        })
 }
 
 /// Row `i` of the cells table as a cell of its columns alone, with where its record is
@@ -492,12 +539,12 @@ fn early_corpus(files: &mut Checked<'_>, info: &CorpusInfo) -> Result<Corpus, V2
     Ok(Corpus {
         name: info.name.clone(),
         models: info.models.clone(),
-        questions: Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed()?,
-        rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed()?,
+        questions: Loaded::load(files, dir, QUESTIONS, rows("questions"))?.typed_moved()?,
+        rankings: Loaded::load(files, dir, RANKINGS, rows("rankings"))?.typed_moved()?,
         failure_labels: Loaded::load(files, dir, FAILURE_LABELS, rows("failure_labels"))?
-            .typed()?,
-        fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed()?,
-        gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed()?,
+            .typed_moved()?,
+        fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed_moved()?,
+        gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed_moved()?,
         ..Corpus::default()
     })
 }
