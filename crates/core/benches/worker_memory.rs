@@ -1,7 +1,7 @@
 //! Where the loader worker's memory goes (not a test; `cargo bench -p runlens-core --bench
 //! worker_memory -- BUNDLE.zip`): the reads the worker makes of a v2 zip, natively, under an
 //! allocator that counts live and peak bytes. Steps as in the worker: every entry but the
-//! cells' text chunks inflated in memory, `read_early_tables` (taking the early tables'
+//! cells' text chunks inflated in memory, the summary's leaderboard columns, `read_early_tables` (taking the early tables'
 //! entries), then `read_bundle_after` without the cells' text; then what each part of the
 //! light bundle holds (live bytes freed when it is dropped). 64-bit sizes: wasm32's pointers
 //! and `String`/`Vec` headers are half as big, so its figures are somewhat smaller.
@@ -14,9 +14,11 @@ use std::fs::File;
 use std::io::BufReader;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
+use runlens_core::bundle::LossRule;
+use runlens_core::bundle::v2::facts::{cells_path, model_columns_plain};
 use runlens_core::bundle::v2::zip_form::ZipEntries;
 use runlens_core::bundle::v2::{
-    EntrySource, MemoryEntries, TakenEntries, MANIFEST, is_cell_text_path, read_bundle_after,
+    EntrySource, MANIFEST, MemoryEntries, TakenEntries, is_cell_text_path, read_bundle_after,
     read_early_tables, read_manifest, text::inflate,
 };
 
@@ -88,11 +90,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             continue;
         }
         let bytes = zip.entry(&e.path)?;
-        let bytes = if e.path.ends_with(".gz") { inflate(&bytes)? } else { bytes };
+        let bytes = if e.path.ends_with(".gz") {
+            inflate(&bytes)?
+        } else {
+            bytes
+        };
         entries.0.insert(e.path.clone(), bytes);
     }
-    drop(manifest);
     report("entries inflated (no cells text)", t);
+    // The summary: each corpus's leaderboard columns from its cells columns alone.
+    let columns: usize = manifest
+        .corpora
+        .iter()
+        .map(|c| {
+            let plain = &entries.0[&cells_path(c)];
+            model_columns_plain(c, plain, LossRule::default()).map(|m| m.len())
+        })
+        .sum::<Result<usize, _>>()?;
+    report(&format!("summary ({columns} model columns)"), t);
+    drop(manifest);
     let early = read_early_tables(&mut TakenEntries(&mut entries))?;
     report("read_early_tables", t);
     let bundle = read_bundle_after(&mut entries, early, false)?;

@@ -72,10 +72,9 @@ impl CellColumns {
     }
 
     fn str(&self, columns: &[ColumnData], name: usize, i: usize) -> Option<String> {
-        match self.col(columns, name) {
-            Some(ColumnData::Str(v)) => v.get(i).cloned().flatten(),
-            _ => None,
-        }
+        self.col(columns, name)
+            .and_then(|c| c.str_at(i))
+            .map(str::to_owned)
     }
 
     /// Row `i` as a cell of its columns alone (what the JSON of its `take` columns reads

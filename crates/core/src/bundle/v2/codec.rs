@@ -8,7 +8,7 @@ use std::io::Read;
 
 use super::layout::{ColumnDoc, LAYOUT, TableDoc, Values};
 use super::schema::{Column, Kind};
-use super::split::ColumnData;
+use super::split::{Coded, ColumnData};
 
 /// What a column of `kind` is stored as, for messages.
 fn expected(kind: Kind) -> &'static str {
@@ -100,11 +100,13 @@ fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, De
         (Kind::F64, Values::F64(v)) => ColumnData::F64(spread(name, bits, rows, v)?),
         (Kind::Bool, Values::Bool(v)) => ColumnData::Bool(spread(name, bits, rows, v)?),
         (Kind::Dict | Kind::Text, Values::Dict { dict, codes }) => {
-            let v = codes
-                .into_iter()
-                .map(|code| lookup(name, &dict, code))
-                .collect::<Result<Vec<_>, _>>()?;
-            ColumnData::Str(spread(name, bits, rows, v)?)
+            if let Some(&code) = codes.iter().find(|&&c| c as usize >= dict.len()) {
+                lookup(name, &dict, code)?;
+            }
+            ColumnData::Coded(Coded {
+                codes: spread(name, bits, rows, codes)?,
+                dict,
+            })
         }
         (Kind::Dict | Kind::Text, Values::Text(v)) => ColumnData::Str(spread(name, bits, rows, v)?),
         (Kind::TextList, Values::DictList { dict, lens, codes }) => {
@@ -235,6 +237,13 @@ mod tests {
         let (back, rows) = decode(&SPEC, &bytes).unwrap();
         assert_eq!(rows, 3);
         assert_eq!(back, columns());
+        // The dictionary column holds each distinct string once, and a code per row.
+        let ColumnData::Coded(tag) = &back[2] else {
+            panic!("{:?}", back[2])
+        };
+        assert_eq!(tag.dict, ["pass", "fail"]);
+        assert_eq!(tag.codes, [Some(0), Some(1), Some(0)]);
+        assert_eq!(back[2].str_at(2), Some("pass"));
         // -0.0 keeps its sign bit.
         let ColumnData::F64(x) = &back[1] else {
             panic!()
@@ -287,6 +296,22 @@ mod tests {
         );
         assert!(
             matches!(decode(&SPEC, b"nope"), Err(DecodeError::Unreadable(m)) if m.starts_with("gzip: "))
+        );
+        // A code past its dictionary.
+        let mut doc: TableDoc = postcard::from_bytes(&plain).unwrap();
+        for c in &mut doc.columns {
+            if let Values::Dict { codes, .. } = &mut c.values {
+                codes[1] = 2;
+            }
+        }
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(&postcard::to_allocvec(&doc).unwrap()).unwrap();
+        assert_eq!(
+            decode(&SPEC, &gz.finish().unwrap()).unwrap_err(),
+            DecodeError::Length {
+                column: "tag",
+                message: "code 2 past its dictionary of 2".into()
+            }
         );
     }
 }

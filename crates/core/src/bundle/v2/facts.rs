@@ -33,10 +33,7 @@ fn u64_of(c: &ColumnData, i: usize) -> Option<u64> {
 }
 
 fn str_of(c: &ColumnData, i: usize) -> Option<&str> {
-    match c {
-        ColumnData::Str(v) => v.get(i).and_then(Option::as_deref),
-        _ => None,
-    }
+    c.str_at(i)
 }
 
 /// The usage block of cell `i` (`None` when every usage column is empty: a block without

@@ -204,10 +204,7 @@ impl Packed {
             ColumnData::U64(v) => v.get(i).copied().flatten().map(|x| self.push_u64(x)),
             ColumnData::F64(v) => v.get(i).copied().flatten().map(|x| self.push_f64(x)),
             ColumnData::Bool(v) => v.get(i).copied().flatten().map(|b| self.push_bool(b)),
-            ColumnData::Str(v) => v
-                .get(i)
-                .and_then(Option::as_deref)
-                .map(|s| self.push_str(s)),
+            ColumnData::Str(_) | ColumnData::Coded(_) => data.str_at(i).map(|s| self.push_str(s)),
             ColumnData::StrList(v) => v
                 .get(i)
                 .and_then(Option::as_ref)

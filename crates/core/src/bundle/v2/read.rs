@@ -462,10 +462,11 @@ fn read_corpus(
     let mut candidates: Vec<IndexMap<String, Option<Cell>>> = vec![IndexMap::new(); results.rows];
     for i in 0..cells.rows {
         let row = u64_at(&cells.columns, base, i).map(|r| r as usize);
-        let model = match cells.columns.get(base + 1) {
-            Some(ColumnData::Str(v)) => v.get(i).cloned().flatten(),
-            _ => None,
-        };
+        let model = cells
+            .columns
+            .get(base + 1)
+            .and_then(|c| c.str_at(i))
+            .map(str::to_owned);
         let null = matches!(cells.columns.get(base + 2), Some(ColumnData::Bool(v)) if v.get(i).copied().flatten() == Some(true));
         let (Some(row), Some(model)) = (row, model) else {
             return Err(V2Error::Row {

@@ -8,8 +8,10 @@ use serde_json::{Map, Value};
 
 use super::schema::{Column, Kind, Table};
 
-/// One column's values, one per row (`None`: the row has no such value).
-#[derive(Debug, Clone, PartialEq)]
+/// One column's values, one per row (`None`: the row has no such value). Two columns are
+/// equal when they hold the same values, however they hold them ([`ColumnData::Coded`] or
+/// [`ColumnData::Str`]).
+#[derive(Debug, Clone)]
 pub enum ColumnData {
     /// [`Kind::U64`] and [`Kind::Len`].
     U64(Vec<Option<u64>>),
@@ -21,6 +23,55 @@ pub enum ColumnData {
     Str(Vec<Option<String>>),
     /// [`Kind::TextList`].
     StrList(Vec<Option<Vec<String>>>),
+    /// [`Kind::Dict`] as read: each row a code into its dictionary (a column of a few
+    /// distinct strings, such as a cell's outcome or model, holds each string once rather
+    /// than once per row).
+    Coded(Coded),
+}
+
+/// A dictionary column: `codes[i]` indexes `dict` (checked when it is decoded).
+#[derive(Debug, Clone, Default)]
+pub struct Coded {
+    /// The distinct strings.
+    pub dict: Vec<String>,
+    /// One code per row; `None`: the row has no value.
+    pub codes: Vec<Option<u32>>,
+}
+
+impl Coded {
+    /// Row `i`'s string.
+    pub fn get(&self, i: usize) -> Option<&str> {
+        let code = self.codes.get(i).copied().flatten()?;
+        self.dict.get(code as usize).map(String::as_str)
+    }
+
+    fn push(&mut self, s: &str) {
+        let code = match self.dict.iter().position(|d| d == s) {
+            Some(at) => at,
+            None => {
+                self.dict.push(s.to_owned());
+                self.dict.len() - 1
+            }
+        };
+        self.codes.push(u32::try_from(code).ok());
+    }
+}
+
+impl PartialEq for ColumnData {
+    fn eq(&self, other: &ColumnData) -> bool {
+        use ColumnData::{Bool, Coded, F64, Str, StrList, U64};
+        match (self, other) {
+            (U64(a), U64(b)) => a == b,
+            (F64(a), F64(b)) => a == b,
+            (Bool(a), Bool(b)) => a == b,
+            (StrList(a), StrList(b)) => a == b,
+            (Str(_) | Coded(_), Str(_) | Coded(_)) => {
+                self.len() == other.len()
+                    && (0..self.len()).all(|i| self.str_at(i) == other.str_at(i))
+            }
+            _ => false,
+        }
+    }
 }
 
 impl ColumnData {
@@ -43,6 +94,16 @@ impl ColumnData {
             ColumnData::Bool(v) => v.len(),
             ColumnData::Str(v) => v.len(),
             ColumnData::StrList(v) => v.len(),
+            ColumnData::Coded(c) => c.codes.len(),
+        }
+    }
+
+    /// Row `i`'s string, for a string column ([`ColumnData::Str`] or [`ColumnData::Coded`]).
+    pub fn str_at(&self, i: usize) -> Option<&str> {
+        match self {
+            ColumnData::Str(v) => v.get(i).and_then(Option::as_deref),
+            ColumnData::Coded(c) => c.get(i),
+            _ => None,
         }
     }
 
@@ -66,6 +127,7 @@ impl ColumnData {
             ColumnData::F64(v) => value.is_f64().then(|| v.push(value.as_f64())),
             ColumnData::Bool(v) => value.as_bool().map(|b| v.push(Some(b))),
             ColumnData::Str(v) => value.as_str().map(|s| v.push(Some(s.to_owned()))),
+            ColumnData::Coded(c) => value.as_str().map(|s| c.push(s)),
             ColumnData::StrList(v) => value
                 .as_array()
                 .and_then(|a| a.iter().map(|x| x.as_str().map(str::to_owned)).collect())
@@ -85,6 +147,7 @@ impl ColumnData {
             ColumnData::Bool(v) => v.push(None),
             ColumnData::Str(v) => v.push(None),
             ColumnData::StrList(v) => v.push(None),
+            ColumnData::Coded(c) => c.codes.push(None),
         }
     }
 
@@ -96,6 +159,7 @@ impl ColumnData {
             ColumnData::Bool(v) => v.get(i).copied().flatten().map(Value::from),
             ColumnData::Str(v) => v.get(i).cloned().flatten().map(Value::from),
             ColumnData::StrList(v) => v.get(i).cloned().flatten().map(Value::from),
+            ColumnData::Coded(c) => c.get(i).map(Value::from),
         }
     }
 }

@@ -26,29 +26,30 @@ impl<'a> RowColumns<'a> {
     }
 
     /// The string at column `at`, moved out.
+    /// (A dictionary column's string is copied: its dictionary holds it once for every row.)
     fn text(&mut self, at: usize) -> Option<String> {
         match self.columns.get_mut(at) {
             Some(ColumnData::Str(v)) => v.get_mut(self.i).and_then(Option::take),
-            _ => None,
+            Some(c) => c.str_at(self.i).map(str::to_owned),
+            None => None,
         }
     }
 
     /// The string at column `at`, borrowed (a required field written before the record).
     pub(crate) fn text_ref(&self, at: usize) -> Option<&str> {
-        match self.columns.get(at) {
-            Some(ColumnData::Str(v)) => v.get(self.i).and_then(Option::as_deref),
-            _ => None,
-        }
+        self.columns.get(at).and_then(|c| c.str_at(self.i))
     }
 
     /// The list at column `at`, moved out without the decoder's spare capacity (kept whole,
     /// a ranking row's 710 names would hold up to twice their room).
     fn list(&mut self, at: usize) -> Option<Vec<String>> {
         match self.columns.get_mut(at) {
-            Some(ColumnData::StrList(v)) => v.get_mut(self.i).and_then(Option::take).map(|mut l| {
-                l.shrink_to_fit();
-                l
-            }),
+            Some(ColumnData::StrList(v)) => {
+                v.get_mut(self.i).and_then(Option::take).map(|mut l| {
+                    l.shrink_to_fit();
+                    l
+                })
+            }
             _ => None,
         }
     }
@@ -176,7 +177,10 @@ fn take_usage(row: &RowColumns<'_>, at: usize, usage: &mut Option<Usage>) -> Res
         return Ok(());
     };
     let Some(u) = usage.as_mut() else {
-        let name = GATE_ROWS.columns.get(at + first).map_or("usage", |c| c.name);
+        let name = GATE_ROWS
+            .columns
+            .get(at + first)
+            .map_or("usage", |c| c.name);
         return Err(no_place(name));
     };
     set_some(&mut u.prompt_tokens, values[0]);
@@ -252,8 +256,7 @@ impl FromColumns for FailureLabel {
 }
 
 impl FromColumns for FmLabel {
-    const REQUIRED: &'static [(usize, &'static str)] =
-        &[(0, "trace_id"), (1, "model"), (2, "fm")];
+    const REQUIRED: &'static [(usize, &'static str)] = &[(0, "trace_id"), (1, "model"), (2, "fm")];
 
     fn take_columns(&mut self, _row: &mut RowColumns<'_>) -> Result<(), String> {
         Ok(())

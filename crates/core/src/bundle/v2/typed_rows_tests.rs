@@ -30,9 +30,8 @@ fn both<T: FromColumns + std::fmt::Debug + PartialEq>(
     }
     let general = |i: usize| -> Result<T, String> {
         let mut record = records[i].clone();
-        merge_row(table, &columns, i, &mut record).map_err(|e| {
-            format!("column {} has a value but no place in the record", e.column)
-        })?;
+        merge_row(table, &columns, i, &mut record)
+            .map_err(|e| format!("column {} has a value but no place in the record", e.column))?;
         serde_json::from_value(Value::Object(record)).map_err(|e| e.to_string())
     };
     let general: Vec<Result<T, String>> = (0..rows.len()).map(general).collect();
@@ -113,13 +112,19 @@ fn a_nested_value_without_its_object_is_the_same_error_both_ways() {
         gate[0].0.as_ref().unwrap_err(),
         "column gated_usage_api_calls has a value but no place in the record"
     );
-    assert_eq!(gate[0].0.as_ref().unwrap_err(), gate[0].1.as_ref().unwrap_err());
+    assert_eq!(
+        gate[0].0.as_ref().unwrap_err(),
+        gate[0].1.as_ref().unwrap_err()
+    );
     let labels = both::<FailureLabel>(&FAILURE_LABELS, &rows[1..], drop_parent);
     assert_eq!(
         labels[0].1.as_ref().unwrap_err(),
         "column checks_n_queries has a value but no place in the record"
     );
-    assert_eq!(labels[0].0.as_ref().unwrap_err(), labels[0].1.as_ref().unwrap_err());
+    assert_eq!(
+        labels[0].0.as_ref().unwrap_err(),
+        labels[0].1.as_ref().unwrap_err()
+    );
 }
 
 #[test]
