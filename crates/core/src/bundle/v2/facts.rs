@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::codec::decode_plain;
 use super::read::table_error;
-use super::schema::CELLS;
+use super::schema::{CELLS, Column};
 use super::split::ColumnData;
 use super::text::inflate;
 use super::write::stored_columns;
@@ -16,14 +16,25 @@ use crate::bundle::{LossRule, Outcome, Usage};
 use crate::metrics::cell_facts::CellFacts;
 use crate::metrics::leaderboard::ModelColumn;
 
-/// A decoded column by name.
-fn column<'a>(
-    columns: &'a [ColumnData],
-    names: &HashMap<&str, usize>,
-    name: &str,
-) -> &'a ColumnData {
-    &columns[names[name]]
-}
+/// The cells columns the leaderboard's facts read (decoding the others would cost a value
+/// per cell each: on `huge`, 2 M cells, hundreds of MB held at once).
+const READ: [&str; 15] = [
+    "outcome",
+    "turns",
+    "error",
+    "n_sqls",
+    "usage_prompt_tokens",
+    "usage_completion_tokens",
+    "usage_reasoning_tokens",
+    "usage_cache_read_tokens",
+    "usage_cache_write_tokens",
+    "usage_total_tokens",
+    "usage_api_calls",
+    "usage_calls_missing_usage",
+    "row",
+    "model",
+    "null_cell",
+];
 
 fn u64_of(c: &ColumnData, i: usize) -> Option<u64> {
     match c {
@@ -32,23 +43,20 @@ fn u64_of(c: &ColumnData, i: usize) -> Option<u64> {
     }
 }
 
-fn str_of(c: &ColumnData, i: usize) -> Option<&str> {
-    c.str_at(i)
-}
-
-/// The usage block of cell `i` (`None` when every usage column is empty: a block without
-/// any of these values gives the leaderboard no tokens either way).
-fn usage_of(columns: &[ColumnData], names: &HashMap<&str, usize>, i: usize) -> Option<Usage> {
-    let get = |name: &str| u64_of(column(columns, names, name), i);
+/// The usage block of cell `i` from the 8 usage columns in [`READ`]'s order (`None` when
+/// every one is empty: a block without any of these values gives the leaderboard no tokens
+/// either way).
+fn usage_of(usage: &[&ColumnData], i: usize) -> Option<Usage> {
+    let get = |k: usize| u64_of(usage[k], i);
     let usage = Usage {
-        prompt_tokens: get("usage_prompt_tokens"),
-        completion_tokens: get("usage_completion_tokens"),
-        reasoning_tokens: get("usage_reasoning_tokens"),
-        cache_read_tokens: get("usage_cache_read_tokens"),
-        cache_write_tokens: get("usage_cache_write_tokens"),
-        total_tokens: get("usage_total_tokens"),
-        api_calls: get("usage_api_calls"),
-        calls_missing_usage: get("usage_calls_missing_usage"),
+        prompt_tokens: get(0),
+        completion_tokens: get(1),
+        reasoning_tokens: get(2),
+        cache_read_tokens: get(3),
+        cache_write_tokens: get(4),
+        total_tokens: get(5),
+        api_calls: get(6),
+        calls_missing_usage: get(7),
         ..Usage::default()
     };
     (usage != Usage::default()).then_some(usage)
@@ -87,10 +95,20 @@ pub fn model_columns_plain(
     loss: LossRule,
 ) -> Result<Vec<ModelColumn>, V2Error> {
     let path = cells_path(info);
-    let spec = stored_columns(&CELLS);
+    let spec: Vec<Column> = stored_columns(&CELLS)
+        .into_iter()
+        .filter(|c| READ.contains(&c.name))
+        .collect();
     let (columns, rows) = decode_plain(&spec, plain).map_err(|e| table_error(path.clone(), e))?;
-    let columns = &columns;
-    let names: HashMap<&str, usize> = spec.iter().enumerate().map(|(i, c)| (c.name, i)).collect();
+    // Each column found once (by name: the spec keeps the stored order, not READ's).
+    let at = |name: &str| -> &ColumnData {
+        let i = spec.iter().position(|c| c.name == name).unwrap_or(0);
+        &columns[i]
+    };
+    let [outcome_col, turns_col, error_col, n_sqls_col] =
+        [READ[0], READ[1], READ[2], READ[3]].map(at);
+    let usage: Vec<&ColumnData> = READ[4..12].iter().map(|n| at(n)).collect();
+    let [row_col, model_col, null] = [READ[12], READ[13], READ[14]].map(at);
     let results = info.rows.get("results").copied().unwrap_or(0) as usize;
     let model_at: HashMap<&str, usize> = info
         .models
@@ -98,6 +116,16 @@ pub fn model_columns_plain(
         .enumerate()
         .map(|(i, m)| (m.as_str(), i))
         .collect();
+    // The model of each dictionary code, looked up once rather than once per cell.
+    let coded_models: Option<Vec<Option<usize>>> = match model_col {
+        ColumnData::Coded(c) => Some(
+            c.dict
+                .iter()
+                .map(|d| model_at.get(d.as_str()).copied())
+                .collect(),
+        ),
+        _ => None,
+    };
     let mut out: Vec<ModelColumn> = info
         .models
         .iter()
@@ -111,13 +139,20 @@ pub fn model_columns_plain(
         row,
         message,
     };
-    let null = column(columns, &names, "null_cell");
     for i in 0..rows {
-        let row = u64_of(column(columns, &names, "row"), i)
+        let row = u64_of(row_col, i)
             .ok_or_else(|| row_err(i, "row or model is missing".to_owned()))?
             as usize;
-        let model = str_of(column(columns, &names, "model"), i)
-            .ok_or_else(|| row_err(i, "row or model is missing".to_owned()))?;
+        let model = match (model_col, &coded_models) {
+            (ColumnData::Coded(c), Some(by_code)) => c
+                .codes
+                .get(i)
+                .copied()
+                .flatten()
+                .map(|code| by_code.get(code as usize).copied().flatten()),
+            _ => model_col.str_at(i).map(|m| model_at.get(m).copied()),
+        };
+        let model = model.ok_or_else(|| row_err(i, "row or model is missing".to_owned()))?;
         if row >= results {
             return Err(row_err(
                 i,
@@ -125,25 +160,48 @@ pub fn model_columns_plain(
             ));
         }
         // A candidate that is not one of the corpus's models is on no leaderboard column.
-        let Some(&m) = model_at.get(model) else {
+        let Some(m) = model else {
             continue;
         };
         if matches!(null, ColumnData::Bool(v) if v.get(i).copied().flatten() == Some(true)) {
             continue;
         }
-        let turns = u64_of(column(columns, &names, "turns"), i)
+        let turns = u64_of(turns_col, i)
             .map(|t| u32::try_from(t).map_err(|_| row_err(i, format!("turns {t} is not a u32"))))
             .transpose()?;
-        let outcome = str_of(column(columns, &names, "outcome"), i).map(Outcome::from_str_lossless);
-        let n_sqls = u64_of(column(columns, &names, "n_sqls"), i).unwrap_or(0) as usize;
+        let outcome = outcome_col.str_at(i).map(Outcome::from_str_lossless);
+        let n_sqls = u64_of(n_sqls_col, i).unwrap_or(0) as usize;
         out[m].cells[row] = Some(CellFacts::from_parts(
             outcome.as_ref(),
-            str_of(column(columns, &names, "error"), i),
+            error_col.str_at(i),
             turns,
             n_sqls,
-            usage_of(columns, &names, i).as_ref(),
+            usage_of(&usage, i).as_ref(),
             loss,
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn every_column_the_facts_read_is_a_stored_cells_column() {
+        let stored: Vec<&str> = stored_columns(&CELLS).iter().map(|c| c.name).collect();
+        for name in READ {
+            assert!(stored.contains(&name), "{name}");
+        }
+        assert_eq!(
+            READ[4..12]
+                .iter()
+                .filter(|n| n.starts_with("usage_"))
+                .count(),
+            8
+        );
+    }
 }
