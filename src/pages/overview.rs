@@ -35,8 +35,9 @@ pub fn Overview(
     #[prop(optional)]
     stats: LoadStats,
     /// A v2 bundle's summary, while only it is in (`bundle` is then its head): the
-    /// leaderboard shows its rows, the ranking, failures and gate views ask the worker (which has their
-    /// rows soon after), the other views wait for the whole bundle.
+    /// leaderboard shows its rows, the other views ask the worker (which has the ranking,
+    /// failures and gate views' rows soon after, the matrix and audit queue's with the whole
+    /// bundle); the trajectory waits for the whole bundle.
     #[prop(default = None)]
     summary: Option<Summary>,
 ) -> impl IntoView {
@@ -108,15 +109,13 @@ pub fn Overview(
     let chunks = ViewChunks::provide();
     // What the view area shows: the tab, and whether it waits for the whole bundle. The
     // leaderboard (from the summary) and the ranking, failures and gate views (answered from
-    // the tables read right after it) do not wait, so the whole bundle's arrival leaves them
-    // mounted; a view that waited mounts then.
+    // the tables read right after it) do not wait; the matrix and audit queue mount too, and
+    // their questions wait in the worker, which answers them the moment the whole bundle is
+    // in (mounted then, they took another ~0.1 s and a round trip). So the whole bundle's
+    // arrival leaves every view mounted but the trajectory, which mounts then.
     let shown_kind = Memo::new(move |_| {
         let tab = tab.get();
-        let early = matches!(
-            tab,
-            Tab::Leaderboard | Tab::Ranking | Tab::Failures | Tab::Gate
-        );
-        (tab, !early && waiting.get())
+        (tab, tab == Tab::Trajectory && waiting.get())
     });
     let views = move || {
         chunks.track();
@@ -126,6 +125,10 @@ pub fn Overview(
         match tab {
             Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
             _ if rest_loading => view! { <RestLoading /> }.into_any(),
+            Tab::Matrix | Tab::Audit => {
+                let line = move || waiting.get().then(|| view! { <RestLoading /> });
+                view! { {line} {lazy_view(tab, bundle.clone())} }.into_any()
+            }
             other => lazy_view(other, bundle.clone()),
         }
     };

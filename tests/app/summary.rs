@@ -214,15 +214,56 @@ async fn the_whole_bundle_arriving_keeps_the_views_mounted_from_the_summary() {
 }
 
 #[wasm_bindgen_test]
-async fn a_view_that_waits_for_the_whole_bundle_mounts_when_it_arrives() {
+async fn the_matrix_mounts_from_the_summary_under_the_line_of_the_rest() {
     use leptos::prelude::Set;
     use runlens_web::data::{LoadStats, Loaded};
     use runlens_web::state::Tab;
     let (host, arrived, whole) = mount_summary(Tab::Matrix).await;
+    // Mounted now (its question waits in the worker), with how far the rest is above it.
     assert!(
         host.query_selector("[data-testid='rest-loading']")
             .unwrap()
             .is_some()
+    );
+    host.query_selector("[data-testid='matrix-view']")
+        .unwrap()
+        .expect("the matrix mounted from the summary")
+        .set_attribute("data-probe", "summary")
+        .unwrap();
+    arrived.set(Some(Loaded {
+        bundle: whole,
+        stats: LoadStats::default(),
+        source: "bundles/article.zip".into(),
+        summary: None,
+    }));
+    leptos::task::tick().await;
+    assert!(
+        host.query_selector("[data-testid='rest-loading']")
+            .unwrap()
+            .is_none()
+    );
+    // The same element: not built again when the whole bundle came.
+    assert_eq!(
+        attr(&host, "[data-testid='matrix-view']", "data-probe").as_deref(),
+        Some("summary")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_trajectory_waits_for_the_whole_bundle_and_mounts_when_it_arrives() {
+    use leptos::prelude::Set;
+    use runlens_web::data::{LoadStats, Loaded};
+    use runlens_web::state::Tab;
+    let (host, arrived, whole) = mount_summary(Tab::Trajectory).await;
+    assert!(
+        host.query_selector("[data-testid='rest-loading']")
+            .unwrap()
+            .is_some()
+    );
+    assert!(
+        host.query_selector("[data-testid='trajectory-view']")
+            .unwrap()
+            .is_none()
     );
     arrived.set(Some(Loaded {
         bundle: whole,
@@ -233,7 +274,7 @@ async fn a_view_that_waits_for_the_whole_bundle_mounts_when_it_arrives() {
     for _ in 0..50 {
         leptos::task::tick().await;
         if host
-            .query_selector("[data-testid='matrix-view']")
+            .query_selector("[data-testid='trajectory-view']")
             .unwrap()
             .is_some()
         {
@@ -246,7 +287,7 @@ async fn a_view_that_waits_for_the_whole_bundle_mounts_when_it_arrives() {
             .is_none()
     );
     assert!(
-        host.query_selector("[data-testid='matrix-view']")
+        host.query_selector("[data-testid='trajectory-view']")
             .unwrap()
             .is_some()
     );
