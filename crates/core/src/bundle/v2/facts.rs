@@ -36,18 +36,11 @@ const READ: [&str; 15] = [
     "null_cell",
 ];
 
-fn u64_of(c: &ColumnData, i: usize) -> Option<u64> {
-    match c {
-        ColumnData::U64(v) => v.get(i).copied().flatten(),
-        _ => None,
-    }
-}
-
 /// The usage block of cell `i` from the 8 usage columns in [`READ`]'s order (`None` when
 /// every one is empty: a block without any of these values gives the leaderboard no tokens
 /// either way).
 fn usage_of(usage: &[&ColumnData], i: usize) -> Option<Usage> {
-    let get = |k: usize| u64_of(usage[k], i);
+    let get = |k: usize| usage[k].u64_at(i);
     let usage = Usage {
         prompt_tokens: get(0),
         completion_tokens: get(1),
@@ -140,7 +133,8 @@ pub fn model_columns_plain(
         message,
     };
     for i in 0..rows {
-        let row = u64_of(row_col, i)
+        let row = row_col
+            .u64_at(i)
             .ok_or_else(|| row_err(i, "row or model is missing".to_owned()))?
             as usize;
         let model = match (model_col, &coded_models) {
@@ -163,14 +157,15 @@ pub fn model_columns_plain(
         let Some(m) = model else {
             continue;
         };
-        if matches!(null, ColumnData::Bool(v) if v.get(i).copied().flatten() == Some(true)) {
+        if null.bool_at(i) == Some(true) {
             continue;
         }
-        let turns = u64_of(turns_col, i)
+        let turns = turns_col
+            .u64_at(i)
             .map(|t| u32::try_from(t).map_err(|_| row_err(i, format!("turns {t} is not a u32"))))
             .transpose()?;
         let outcome = outcome_col.str_at(i).map(Outcome::from_str_lossless);
-        let n_sqls = u64_of(n_sqls_col, i).unwrap_or(0) as usize;
+        let n_sqls = n_sqls_col.u64_at(i).unwrap_or(0) as usize;
         out[m].cells[row] = Some(CellFacts::from_parts(
             outcome.as_ref(),
             error_col.str_at(i),

@@ -220,10 +220,7 @@ struct Loaded {
 }
 
 fn u64_at(columns: &[ColumnData], at: usize, row: usize) -> Option<u64> {
-    match columns.get(at) {
-        Some(ColumnData::U64(v)) => v.get(row).copied().flatten(),
-        _ => None,
-    }
+    columns.get(at).and_then(|c| c.u64_at(row))
 }
 
 impl Loaded {

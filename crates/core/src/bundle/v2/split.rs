@@ -107,6 +107,30 @@ impl ColumnData {
         }
     }
 
+    /// Row `i`'s number, for a [`ColumnData::U64`] column.
+    pub fn u64_at(&self, i: usize) -> Option<u64> {
+        match self {
+            ColumnData::U64(v) => v.get(i).copied().flatten(),
+            _ => None,
+        }
+    }
+
+    /// Row `i`'s float, for a [`ColumnData::F64`] column.
+    pub fn f64_at(&self, i: usize) -> Option<f64> {
+        match self {
+            ColumnData::F64(v) => v.get(i).copied().flatten(),
+            _ => None,
+        }
+    }
+
+    /// Row `i`'s boolean, for a [`ColumnData::Bool`] column.
+    pub fn bool_at(&self, i: usize) -> Option<bool> {
+        match self {
+            ColumnData::Bool(v) => v.get(i).copied().flatten(),
+            _ => None,
+        }
+    }
+
     /// Whether no rows are held.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -55,24 +55,15 @@ impl<'a> RowColumns<'a> {
     }
 
     fn u64(&self, at: usize) -> Option<u64> {
-        match self.columns.get(at) {
-            Some(ColumnData::U64(v)) => v.get(self.i).copied().flatten(),
-            _ => None,
-        }
+        self.columns.get(at).and_then(|c| c.u64_at(self.i))
     }
 
     fn f64(&self, at: usize) -> Option<f64> {
-        match self.columns.get(at) {
-            Some(ColumnData::F64(v)) => v.get(self.i).copied().flatten(),
-            _ => None,
-        }
+        self.columns.get(at).and_then(|c| c.f64_at(self.i))
     }
 
     fn bool(&self, at: usize) -> Option<bool> {
-        match self.columns.get(at) {
-            Some(ColumnData::Bool(v)) => v.get(self.i).copied().flatten(),
-            _ => None,
-        }
+        self.columns.get(at).and_then(|c| c.bool_at(self.i))
     }
 
     fn outcome(&mut self, at: usize) -> Option<Outcome> {
