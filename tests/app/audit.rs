@@ -150,6 +150,20 @@ async fn queue_is_ordered_most_likely_first_with_an_exact_count() {
         .remove_item(&storage_key(&b.content_hash))
         .unwrap();
     let m = mount(b.clone(), ViewState::default());
+    // Before its answer the view says it is building the queue and shows no counts (zeros
+    // would read as an empty queue).
+    assert!(
+        m.host
+            .query_selector("[data-testid='audit-loading']")
+            .unwrap()
+            .is_some()
+    );
+    assert!(
+        m.host
+            .query_selector("[data-metric='audit:count']")
+            .unwrap()
+            .is_none()
+    );
     settle().await;
     // 0.95 > 0.9 > 0.7 > 0.65; m-a/q3 passes, m-b/q3 is below 0.65.
     let keys: Vec<String> = rows(&m.host).into_iter().map(|r| r.0).collect();

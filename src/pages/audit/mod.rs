@@ -136,13 +136,16 @@ pub fn AuditView(
                 Some(Ok(_)) => None,
             }}
             {move || (phase.get() == 2).then(|| view! { <AuditControls corpora=corpora.get() /> })}
-            <dl class="headline audit-counts">
-                {metric("audit:count", Signal::derive(n))}
-                {metric("audit:grader_wrong", Signal::derive(move || counts.get().grader_wrong as f64))}
-                {metric("audit:grader_right", Signal::derive(move || counts.get().grader_right as f64))}
-                {metric("audit:unsure", Signal::derive(move || counts.get().unsure as f64))}
-                {metric("audit:undecided", Signal::derive(move || n() - counts.get().total as f64))}
-            </dl>
+            // The counts once the queue is in (zeros before it would read as an empty queue).
+            {move || (phase.get() == 2).then(|| view! {
+                <dl class="headline audit-counts">
+                    {metric("audit:count", Signal::derive(n))}
+                    {metric("audit:grader_wrong", Signal::derive(move || counts.get().grader_wrong as f64))}
+                    {metric("audit:grader_right", Signal::derive(move || counts.get().grader_right as f64))}
+                    {metric("audit:unsure", Signal::derive(move || counts.get().unsure as f64))}
+                    {metric("audit:undecided", Signal::derive(move || n() - counts.get().total as f64))}
+                </dl>
+            })}
             {move || save_error.get().map(|e| view! { <p class="error" role="alert">{e}</p> })}
             <AuditFiles log=log base=format!("audit-{short}") on_import=on_import />
             <Show when=move || { n() > 0.0 } fallback=move || (phase.get() == 2).then(|| view! {
