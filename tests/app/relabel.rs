@@ -234,6 +234,7 @@ async fn apply_changes_the_counts_and_shows_what_changed() {
 /// and the focus is on that line.
 #[wasm_bindgen_test]
 async fn after_apply_the_rebuilt_panel_says_what_changed_where_the_reader_is() {
+    use wasm_bindgen::JsCast;
     clear_storage("stay");
     let fake = FakeJev::new(Ok(label_response()));
     let host = mount(ViewState::default(), fake, "stay", |b| {
@@ -246,6 +247,14 @@ async fn after_apply_the_rebuilt_panel_says_what_changed_where_the_reader_is() {
         text_of(&host, "[data-testid='relabel-apply']"),
         "Apply this label"
     );
+    // A reader's click focuses the button (a synthetic click does not): without this the
+    // focus stayed wherever an earlier test left it, and the line rightly left it there.
+    host.query_selector("[data-testid='relabel-apply']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<web_sys::HtmlElement>()
+        .focus()
+        .unwrap();
     click(&host, "[data-testid='relabel-apply']");
     settle().await;
     assert_eq!(
@@ -260,15 +269,23 @@ async fn after_apply_the_rebuilt_panel_says_what_changed_where_the_reader_is() {
             .unwrap()
             .is_some()
     );
-    // The line takes the focus once it is in the document (a task after it is made).
-    settle().await;
-    let focused = web_sys::window()
-        .unwrap()
-        .document()
-        .unwrap()
-        .active_element()
-        .and_then(|e| e.get_attribute("data-testid"));
-    assert_eq!(focused.as_deref(), Some("applied"));
+    // The line takes the focus once it is in the document (a task after it is made; on a
+    // busy machine a few more may run first, so this waits for it, up to a bound).
+    let focused = || {
+        web_sys::window()
+            .unwrap()
+            .document()
+            .unwrap()
+            .active_element()
+            .and_then(|e| e.get_attribute("data-testid"))
+    };
+    for _ in 0..20 {
+        settle().await;
+        if focused().as_deref() == Some("applied") {
+            break;
+        }
+    }
+    assert_eq!(focused().as_deref(), Some("applied"));
 }
 
 /// Apply updates the real failures and audit views mounted on the bundle as loaded (as the
