@@ -177,7 +177,8 @@ pub async fn load_zip(
     send_summary(name, &manifest, &mut memory, &mut inflated, early).await?;
     zip.fetch(&ranking, &all, &mut memory, &mut count, &downloading)
         .await?;
-    let tables = send_early_tables(name, &manifest, &mut memory, &mut inflated, early).await?;
+    let tables =
+        send_early_tables(name, &manifest, &mut memory, &mut inflated, early, progress).await?;
     zip.fetch(&rest, &all, &mut memory, &mut count, &downloading)
         .await?;
     let download_ms = now_ms() - t0;
@@ -311,7 +312,8 @@ pub async fn load_dir(
         match i {
             1 => send_summary(name, &manifest, &mut memory, &mut inflated, early).await?,
             2 => {
-                let read = send_early_tables(name, &manifest, &mut memory, &mut inflated, early);
+                let read =
+                    send_early_tables(name, &manifest, &mut memory, &mut inflated, early, progress);
                 tables = Some(read.await?);
             }
             _ => {}
@@ -379,10 +381,23 @@ async fn send_early_tables(
     memory: &mut MemoryEntries,
     inflated: &mut HashSet<String>,
     early: Early<'_>,
+    progress: OnProgress<'_>,
 ) -> Result<Rc<Bundle>, LoadError> {
+    // The line shown above the views that wait says what is happening (it said
+    // "downloading… 100%" through the checking and reading that follow the download).
+    progress(Progress {
+        phase: Phase::Inflating,
+        done: 0,
+        total: None,
+    });
     check_and_inflate(manifest, memory, inflated)
         .await
         .map_err(|e| invalid(name, e))?;
+    progress(Progress {
+        phase: Phase::Parsing,
+        done: memory.0.values().map(|b| b.len() as u64).sum(),
+        total: None,
+    });
     let partial = split_call!(v2_read_early(memory))
         .map_err(|e| invalid(name, e))?
         .map_err(|e| invalid(name, e))?;

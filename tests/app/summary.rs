@@ -154,6 +154,13 @@ async fn mount_summary(
     std::mem::forget(leptos::mount::mount_to(host.clone(), move || {
         provide_context(state);
         provide_context(WholeArrived(arrived));
+        provide_context(runlens_web::components::bundle_loader::LoadProgressSignal(
+            RwSignal::new(runlens_web::data::Progress {
+                phase: runlens_web::data::Phase::Parsing,
+                done: 0,
+                total: None,
+            }),
+        ));
         let stats = LoadStats {
             v2: true,
             in_worker: true,
@@ -219,11 +226,15 @@ async fn the_matrix_mounts_from_the_summary_under_the_line_of_the_rest() {
     use runlens_web::data::{LoadStats, Loaded};
     use runlens_web::state::Tab;
     let (host, arrived, whole) = mount_summary(Tab::Matrix).await;
-    // Mounted now (its question waits in the worker), with how far the rest is above it.
-    assert!(
+    // Mounted now (its question waits in the worker), with how far the rest is above it:
+    // the loader's phase in words (here parsing, as the worker reads the early tables).
+    assert_eq!(
         host.query_selector("[data-testid='rest-loading']")
             .unwrap()
-            .is_some()
+            .expect("the line of the rest")
+            .text_content()
+            .as_deref(),
+        Some("Reading the rest of the bundle: parsing the bundle…")
     );
     host.query_selector("[data-testid='matrix-view']")
         .unwrap()
