@@ -111,7 +111,7 @@ pub fn Overview(
     // leaderboard (from the summary) and the ranking, failures and gate views (answered from
     // the tables read right after it) do not wait; the matrix and audit queue mount too, and
     // their questions wait in the worker, which answers them the moment the whole bundle is
-    // in (mounted then, they took another ~0.1 s and a round trip). So the whole bundle's
+    // in (mounting them only then cost a mount and a round trip). So the whole bundle's
     // arrival leaves every view mounted but the trajectory, which mounts then.
     let shown_kind = Memo::new(move |_| {
         let tab = tab.get();

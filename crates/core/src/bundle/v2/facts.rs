@@ -39,7 +39,7 @@ const READ: [&str; 15] = [
 /// The usage block of cell `i` from the 8 usage columns in [`READ`]'s order (`None` when
 /// every one is empty: a block without any of these values gives the leaderboard no tokens
 /// either way).
-fn usage_of(usage: &[&ColumnData], i: usize) -> Option<Usage> {
+fn usage_of(usage: &[ColumnData; 8], i: usize) -> Option<Usage> {
     let get = |k: usize| usage[k].u64_at(i);
     let usage = Usage {
         prompt_tokens: get(0),
@@ -88,20 +88,29 @@ pub fn model_columns_plain(
     loss: LossRule,
 ) -> Result<Vec<ModelColumn>, V2Error> {
     let path = cells_path(info);
-    let spec: Vec<Column> = stored_columns(&CELLS)
-        .into_iter()
-        .filter(|c| READ.contains(&c.name))
+    // Decoded in READ's order (columns are found by name), so each is where READ says.
+    let stored = stored_columns(&CELLS);
+    let spec: Vec<Column> = READ
+        .iter()
+        .filter_map(|name| stored.iter().find(|c| c.name == *name).copied())
         .collect();
     let (columns, rows) = decode_plain(&spec, plain).map_err(|e| table_error(path.clone(), e))?;
-    // Each column found once (by name: the spec keeps the stored order, not READ's).
-    let at = |name: &str| -> &ColumnData {
-        let i = spec.iter().position(|c| c.name == name).unwrap_or(0);
-        &columns[i]
+    let Ok::<&[ColumnData; READ.len()], _>(read) = columns.as_slice().try_into() else {
+        return Err(V2Error::Table {
+            path,
+            message: format!("{} of the {} columns read", columns.len(), READ.len()),
+        });
     };
-    let [outcome_col, turns_col, error_col, n_sqls_col] =
-        [READ[0], READ[1], READ[2], READ[3]].map(at);
-    let usage: Vec<&ColumnData> = READ[4..12].iter().map(|n| at(n)).collect();
-    let [row_col, model_col, null] = [READ[12], READ[13], READ[14]].map(at);
+    let [
+        outcome_col,
+        turns_col,
+        error_col,
+        n_sqls_col,
+        usage @ ..,
+        row_col,
+        model_col,
+        null,
+    ] = read;
     let results = info.rows.get("results").copied().unwrap_or(0) as usize;
     let model_at: HashMap<&str, usize> = info
         .models
@@ -171,7 +180,7 @@ pub fn model_columns_plain(
             error_col.str_at(i),
             turns,
             n_sqls,
-            usage_of(&usage, i).as_ref(),
+            usage_of(usage, i).as_ref(),
             loss,
         ));
     }

@@ -464,7 +464,7 @@ fn read_corpus(
             .get(base + 1)
             .and_then(|c| c.str_at(i))
             .map(str::to_owned);
-        let null = matches!(cells.columns.get(base + 2), Some(ColumnData::Bool(v)) if v.get(i).copied().flatten() == Some(true));
+        let null = cells.columns.get(base + 2).and_then(|c| c.bool_at(i)) == Some(true);
         let (Some(row), Some(model)) = (row, model) else {
             return Err(V2Error::Row {
                 path: cells.path.clone(),

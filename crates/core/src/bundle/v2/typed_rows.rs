@@ -66,8 +66,8 @@ impl<'a> RowColumns<'a> {
         self.columns.get(at).and_then(|c| c.bool_at(self.i))
     }
 
-    fn outcome(&mut self, at: usize) -> Option<Outcome> {
-        self.text(at).map(|s| Outcome::from_str_lossless(&s))
+    fn outcome(&self, at: usize) -> Option<Outcome> {
+        self.text_ref(at).map(Outcome::from_str_lossless)
     }
 
     /// A `u32` field's value (`name` for the error when it does not fit, as the general
