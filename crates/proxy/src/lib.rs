@@ -11,7 +11,7 @@
 //! | `GET /*` | files of `dist`, else `index.html` (SPA fallback) |
 //!
 //! The backend is [`Backend::Local`] (an embedded offline model, answers marked with
-//! `runlens_notice` and `x-runlens-backend: local`) or [`Backend::TypeSafe`] (the key is
+//! `x_runlens_notice` and `x-runlens-backend: local`) or [`Backend::TypeSafe`] (the key is
 //! added server-side; 4xx bodies and `x-typesafe-request-id` pass through unchanged).
 //! See `docs/proxy.md`.
 

@@ -20,7 +20,8 @@ async fn local_backend_answers_every_question_and_marks_itself() {
     assert_eq!(headers["x-runlens-backend"], "local");
     assert_eq!(headers["x-runlens-cache"], "miss");
     assert_eq!(body["model"], "fixed-test-model");
-    assert_eq!(body["runlens_notice"], LOCAL_NOTICE);
+    assert_eq!(body["x_runlens_notice"], LOCAL_NOTICE);
+    assert!(body.get("runlens_notice").is_none(), "extensions carry the x_ prefix");
     assert_eq!(
         body["usage"],
         json!({"input_tokens": 0, "output_tokens": 0})
@@ -37,6 +38,10 @@ async fn local_backend_answers_every_question_and_marks_itself() {
         json!({"type": "noul", "noul": 0.75})
     );
     assert_eq!(body["answers"]["team"]["choice"], "billing");
+    // The reference confidence replaces the model's own: choice (0.8 − 1/2) / (1 − 1/2);
+    // score with mode 0, spread 0.2·1 + 0.1·2 = 0.4 over U(3) = 2/3.
+    assert_eq!(body["answers"]["team"]["confidence"], json!(0.6));
+    assert_eq!(body["answers"]["urgency"]["confidence"], json!(0.4));
 }
 
 #[tokio::test]

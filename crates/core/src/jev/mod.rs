@@ -6,6 +6,7 @@
 //! - [`request`]: [`SystemOneRequest`] and the three text question types.
 //! - [`response`]: [`SystemOneResponse`] and the answers, tolerant of unknown fields and types.
 //! - [`validate`]: [`validate_request`], returning the exact 422/400 error body the API gives.
+//! - [`confidence`]: the reference `confidence` of choice and score answers.
 //! - [`mod@error_message`]: [`error_message()`], the official SDK's message extraction order.
 //! - [`label_request`] and [`retrieval_request`]: the harness's exact requests (§7.4–7.5, §5.3).
 //!
@@ -19,6 +20,7 @@
 //! assert!(matches!(request.questions["billing"], Question::Noul { .. }));
 //! ```
 
+pub mod confidence;
 pub mod error_message;
 pub mod label_request;
 pub mod request;

@@ -13,7 +13,9 @@ use runlens_proxy::{Backend, Config, LocalModel};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-/// A deterministic stand-in for the offline model: every noul 0.75, first choice, level 0.
+/// A deterministic stand-in for the offline model: every noul 0.75; a choice gives its first
+/// option 0.8 and shares 0.2 among the others; a score gives levels 0..3 (0.7, 0.2, 0.1). Its
+/// own `confidence` numbers (0 and 1) are wrong on purpose: the proxy replaces them.
 pub struct FixedModel;
 
 impl LocalModel for FixedModel {
@@ -32,10 +34,20 @@ impl LocalModel for FixedModel {
                 let answer = match q["type"].as_str() {
                     Some("noul") => json!({"type": "noul", "noul": 0.75}),
                     Some("choice") => {
-                        let first = q["criteria"].as_object().and_then(|c| c.keys().next().cloned());
-                        json!({"type": "choice", "choice": first, "confidence": 0.0, "probabilities": {}})
+                        let names: Vec<String> = q["criteria"]
+                            .as_object()
+                            .map(|c| c.keys().cloned().collect())
+                            .unwrap_or_default();
+                        let rest = 0.2 / (names.len().max(2) - 1) as f64;
+                        let probabilities: serde_json::Map<String, Value> = names
+                            .iter()
+                            .enumerate()
+                            .map(|(i, n)| (n.clone(), json!(if i == 0 { 0.8 } else { rest })))
+                            .collect();
+                        json!({"type": "choice", "choice": names.first(), "confidence": 0.0, "probabilities": probabilities})
                     }
-                    _ => json!({"type": "score", "score": 0.0, "confidence": 1.0, "legend": {}, "probabilities": {}}),
+                    _ => json!({"type": "score", "score": 0.4, "confidence": 1.0, "legend": {},
+                        "probabilities": {"0": 0.7, "1": 0.2, "2": 0.1}}),
                 };
                 (id.clone(), answer)
             })
