@@ -1,5 +1,6 @@
 //! `runlens serve` as a process: the start-up line, answering over HTTP, a clean exit on
-//! SIGTERM (graceful shutdown), and `--backend typesafe` refusing to start without a key.
+//! SIGTERM (graceful shutdown), `--backend typesafe` refusing to start without a key or on a
+//! public address without access tokens, and tokens from the environment.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -16,6 +17,7 @@ fn serve(dist: &std::path::Path, extra: &[&str]) -> Command {
         .args(extra)
         .env_remove("TYPESAFE_API_KEY")
         .env_remove("TYPESAFE_BASE_URL")
+        .env_remove("RUNLENS_ACCESS_TOKENS")
         .env("RUST_LOG", "info")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -160,4 +162,96 @@ fn serve_help_states_the_upstream_and_in_flight_defaults() {
         "--max-in-flight",
         "Decisions in flight at once; more wait (up to the queue timeout) then get 503 [default: 8]",
     );
+}
+
+/// The TypeSafe key is never served unauthenticated beyond loopback by accident. (The check
+/// runs before binding, so nothing listens on another address here.)
+#[test]
+fn the_typesafe_backend_on_a_public_address_without_tokens_refuses_to_start() {
+    let dist = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_runlens"))
+        .args([
+            "serve",
+            "--addr",
+            "0.0.0.0:0",
+            "--backend",
+            "typesafe",
+            "--dist",
+        ])
+        .arg(dist.path())
+        .env("TYPESAFE_API_KEY", "sk-test-not-real")
+        .env("TYPESAFE_BASE_URL", "http://127.0.0.1:9")
+        .env_remove("RUNLENS_ACCESS_TOKENS")
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "error: refusing to serve the typesafe backend on 0.0.0.0:0 without access tokens: \
+         anyone who can reach it could spend the TypeSafe key (set --tokens-file or \
+         RUNLENS_ACCESS_TOKENS, listen on 127.0.0.1, or pass --public-unauthenticated to \
+         accept that)\n"
+    );
+}
+
+/// One HTTP/1.1 GET with optional extra header lines; the whole response as text.
+fn http_get_with(host: &str, path: &str, headers: &str) -> String {
+    let mut stream = TcpStream::connect(host).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\n{headers}Connection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    response
+}
+
+#[test]
+fn tokens_from_the_environment_guard_the_api_and_are_never_logged() {
+    let dist = tempfile::tempdir().unwrap();
+    let token = "reviewer-0123456789abcdef";
+    let mut child = serve(dist.path(), &["--backend", "local"])
+        .env(
+            "RUNLENS_ACCESS_TOKENS",
+            format!("ana {token}, ben 0123456789abcdef-ben"),
+        )
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    let host = line
+        .strip_prefix("runlens serve: http://")
+        .and_then(|rest| rest.split_once('/'))
+        .map(|(host, _)| host.to_owned())
+        .unwrap_or_else(|| panic!("start-up line: {line:?}"));
+    let refused = http_get(&host, "/v1/models");
+    assert!(
+        refused.starts_with("HTTP/1.1 401 Unauthorized\r\n"),
+        "{refused}"
+    );
+    let answered = http_get_with(
+        &host,
+        "/v1/models",
+        &format!("Authorization: Bearer {token}\r\n"),
+    );
+    assert!(answered.starts_with("HTTP/1.1 200 OK\r\n"), "{answered}");
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    wait_for(&mut child, Duration::from_secs(10));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(stderr.contains("access=\"tokens ana, ben\""), "{stderr}");
+    assert!(!stderr.contains(token), "{stderr}");
 }

@@ -13,6 +13,7 @@ use indexmap::IndexMap;
 use runlens_core::jev::{SystemOneRequest, validate_request};
 use serde_json::{Value, json};
 
+use crate::access::TokenName;
 use crate::cache::cache_key;
 use crate::error::ProxyError;
 use crate::local::answer_locally;
@@ -22,7 +23,7 @@ use crate::upstream::UpstreamReply;
 /// `POST /v1/systemone`: limit, read, validate, answer from the cache or the backend.
 pub(crate) async fn systemone(State(state): State<Arc<AppState>>, request: Request) -> Response {
     let started = Instant::now();
-    let client = peer_ip(&request);
+    let client = client_ip(&request, &state.trusted_proxies);
     if let Err(retry_after) = state.limiter.check(client, started) {
         state.counters.rate_limited.fetch_add(1, Ordering::Relaxed);
         return ProxyError::RateLimited { retry_after }.into_response();
@@ -61,6 +62,10 @@ async fn decide(state: &AppState, request: Request) -> Result<Response, ProxyErr
             "hit",
             &[],
         ));
+    }
+    if let Some(budget) = &state.budget {
+        let token = parts.extensions.get::<TokenName>().map(|t| t.0.as_str());
+        budget.spend(token, std::time::SystemTime::now())?;
     }
     let permit = tokio::time::timeout(
         state.limits.queue_timeout,
@@ -146,6 +151,8 @@ pub(crate) async fn healthz(State(state): State<Arc<AppState>>) -> Response {
             "rate_limited": state.counters.rate_limited.load(Ordering::Relaxed),
             "in_flight": limits.max_in_flight.max(1) - state.in_flight.available_permits(),
         },
+        "access": if state.tokens_required { "tokens" } else { "open" },
+        "budget": state.budget.as_ref().map(|b| b.limits()),
         "limits": {
             "max_body_bytes": limits.max_body_bytes,
             "rate_per_minute": limits.rate_per_minute,
@@ -166,11 +173,30 @@ pub(crate) async fn healthz(State(state): State<Arc<AppState>>) -> Response {
     response
 }
 
-fn peer_ip(request: &Request) -> IpAddr {
-    request
+/// The client a request counts against for the rate limit: the peer, or, when the peer is a
+/// trusted reverse proxy, the nearest address in `X-Forwarded-For` that is not one (each
+/// trusted proxy appends the address it received the request from).
+fn client_ip(request: &Request, trusted: &[IpAddr]) -> IpAddr {
+    let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip())
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |info| info.0.ip());
+    if !trusted.contains(&peer) {
+        return peer;
+    }
+    let forwarded: Vec<IpAddr> = request
+        .headers()
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .filter_map(|hop| hop.trim().parse().ok())
+        .collect();
+    forwarded
+        .into_iter()
+        .rev()
+        .find(|hop| !trusted.contains(hop))
+        .unwrap_or(peer)
 }
 
 fn reply_response(reply: UpstreamReply) -> Response {

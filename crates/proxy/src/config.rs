@@ -1,8 +1,12 @@
 //! Server and upstream configuration (flags and `TYPESAFE_*` environment variables).
 
 use std::fmt;
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
+
+use crate::access::AccessTokens;
+use crate::budget::BudgetConfig;
 
 /// Jev base URL used when `TYPESAFE_BASE_URL` is unset.
 pub const DEFAULT_BASE_URL: &str = "https://api.typesafe.ai";
@@ -25,6 +29,12 @@ pub struct Config {
     pub limits: Limits,
     /// Most responses kept in the answer cache (0 disables it).
     pub cache_entries: usize,
+    /// Access tokens required on `/v1/*` (`None`: open, as for loopback development).
+    pub access_tokens: Option<AccessTokens>,
+    /// Daily decision budgets (`None`: unlimited).
+    pub budget: Option<BudgetConfig>,
+    /// Reverse proxies whose `X-Forwarded-For` names the client (for the rate limit).
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Default for Config {
@@ -35,6 +45,9 @@ impl Default for Config {
             allow_origins: Vec::new(),
             limits: Limits::default(),
             cache_entries: 4096,
+            access_tokens: None,
+            budget: None,
+            trusted_proxies: Vec::new(),
         }
     }
 }

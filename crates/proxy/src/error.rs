@@ -36,6 +36,19 @@ pub enum ProxyError {
     /// Schema (422) or limit (400) validation failed.
     #[error("invalid request: {}", .0.log_summary())]
     Invalid(RequestError),
+    /// No valid access token (401); the message says what was wrong, never the token.
+    #[error("unauthorized: {0}")]
+    Unauthorized(&'static str),
+    /// The daily budget of the server or of the request's token is spent (429).
+    #[error("daily budget of {limit} decisions spent ({scope})")]
+    BudgetSpent {
+        /// `"server"` or `"token"`.
+        scope: &'static str,
+        /// The budget, decisions per UTC day.
+        limit: u64,
+        /// Time until 00:00 UTC.
+        retry_after: Duration,
+    },
     /// The client exceeded its rate (429).
     #[error("rate limit exceeded; retry in {retry_after:?}")]
     RateLimited {
@@ -77,7 +90,10 @@ impl ProxyError {
             ProxyError::Invalid(err) => {
                 StatusCode::from_u16(err.status()).unwrap_or(StatusCode::BAD_REQUEST)
             }
-            ProxyError::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ProxyError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            ProxyError::RateLimited { .. } | ProxyError::BudgetSpent { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ProxyError::Overloaded => StatusCode::SERVICE_UNAVAILABLE,
             ProxyError::UpstreamTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
             ProxyError::UpstreamUnreachable { .. } => StatusCode::BAD_GATEWAY,
@@ -102,6 +118,20 @@ impl ProxyError {
                 "ctx": {"error": message},
             }]}),
             ProxyError::LocalModel(message) => json!({"detail": message}),
+            ProxyError::Unauthorized(message) => {
+                typed("authentication_error", (*message).to_owned())
+            }
+            ProxyError::BudgetSpent { scope, limit, .. } => typed(
+                "budget_exhausted",
+                format!(
+                    "The daily budget of {limit} decisions for this {} is spent; it starts again at 00:00 UTC.",
+                    if *scope == "token" {
+                        "access token"
+                    } else {
+                        "server"
+                    }
+                ),
+            ),
             ProxyError::RateLimited { .. } => typed(
                 "rate_limit_error",
                 "Too many requests from this client; slow down.".into(),
@@ -133,7 +163,14 @@ impl IntoResponse for ProxyError {
             tracing::info!(status = status.as_u16(), error = %self, "request refused");
         }
         let mut response = (status, Json(self.body())).into_response();
-        if let ProxyError::RateLimited { retry_after } = self {
+        if matches!(self, ProxyError::Unauthorized(_)) {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        if let ProxyError::RateLimited { retry_after }
+        | ProxyError::BudgetSpent { retry_after, .. } = self
+        {
             let seconds = retry_after.as_secs_f64().ceil().max(1.0) as u64;
             let headers = response.headers_mut();
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));

@@ -6,15 +6,19 @@
 //! |---|---|
 //! | `POST /v1/systemone` | validate (jev-api.md §9), then answer from the cache, the local model or TypeSafe |
 //! | `GET /v1/models` | the local model, or TypeSafe's list passed through |
-//! | `GET /healthz` | backend, model, uptime, cache hits/misses, counters |
+//! | `GET /healthz` | backend, model, uptime, cache hits/misses, counters, access and budgets |
 //! | `GET /bundles/*` | `--bundles DIR` overlaid on `dist/bundles/` |
 //! | `GET /*` | files of `dist`, else `index.html` (SPA fallback) |
 //!
 //! The backend is [`Backend::Local`] (an embedded offline model, answers marked with
 //! `x_runlens_notice` and `x-runlens-backend: local`) or [`Backend::TypeSafe`] (the key is
 //! added server-side; 4xx bodies and `x-typesafe-request-id` pass through unchanged).
-//! See `docs/proxy.md`.
+//! With [`Config::access_tokens`], `/v1/*` needs `Authorization: Bearer <token>`
+//! ([`access`]); [`Config::budget`] caps the decisions sent to the backend per UTC day
+//! ([`budget`]). See `docs/proxy.md`.
 
+pub mod access;
+pub mod budget;
 pub mod cache;
 pub mod config;
 pub mod error;
@@ -65,10 +69,17 @@ pub use upstream::Upstream;
 /// ```
 pub fn app(config: Config, backend: Backend) -> Result<Router, ProxyError> {
     let route_timeout = api_timeout(&config, &backend);
-    let state = Arc::new(state::AppState::new(&config, backend));
-    let mut api = Router::new()
+    let state = Arc::new(state::AppState::new(&config, backend).map_err(ProxyError::Internal)?);
+    let mut v1 = Router::new()
         .route("/v1/systemone", post(api::systemone))
-        .route("/v1/models", get(api::models))
+        .route("/v1/models", get(api::models));
+    if let Some(tokens) = config.access_tokens.clone() {
+        v1 = v1.route_layer(axum::middleware::from_fn_with_state(
+            tokens,
+            access::require_token,
+        ));
+    }
+    let mut api = v1
         .route("/healthz", get(api::healthz))
         .with_state(state)
         .layer(TimeoutLayer::with_status_code(
@@ -143,6 +154,7 @@ fn cors(origins: &[String]) -> Result<CorsLayer, ProxyError> {
             header::CONTENT_TYPE,
             header::ACCEPT,
             header::CONTENT_ENCODING,
+            header::AUTHORIZATION,
         ])
         .expose_headers(exposed.map(HeaderName::from_static))
         .max_age(Duration::from_secs(600)))

@@ -89,7 +89,10 @@ pub async fn answer_locally(
 /// assert_eq!(score["confidence"], 0.699); // 1 − 0.1505 / 0.5
 /// ```
 pub fn reference_confidence(answer: &mut Value) {
-    let kind = answer.get("type").and_then(Value::as_str).unwrap_or_default();
+    let kind = answer
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     let Some(probabilities) = answer
         .get("probabilities")
         .and_then(Value::as_object)

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use tokio::sync::Semaphore;
 
+use crate::budget::SpendGuard;
 use crate::cache::ResponseCache;
 use crate::config::{Config, Limits};
 use crate::limits::RateLimiter;
@@ -52,6 +53,9 @@ pub(crate) struct AppState {
     pub(crate) backend: Backend,
     pub(crate) cache: ResponseCache,
     pub(crate) limiter: RateLimiter,
+    pub(crate) budget: Option<SpendGuard>,
+    pub(crate) trusted_proxies: Vec<std::net::IpAddr>,
+    pub(crate) tokens_required: bool,
     pub(crate) in_flight: Arc<Semaphore>,
     pub(crate) limits: Limits,
     pub(crate) started: Instant,
@@ -59,16 +63,21 @@ pub(crate) struct AppState {
 }
 
 impl AppState {
-    pub(crate) fn new(config: &Config, backend: Backend) -> Self {
+    /// The shared state; `Err` when the budget file cannot be read.
+    pub(crate) fn new(config: &Config, backend: Backend) -> Result<Self, String> {
         let limits = config.limits;
-        AppState {
+        let budget = config.budget.clone().map(SpendGuard::open).transpose()?;
+        Ok(AppState {
             backend,
             cache: ResponseCache::new(config.cache_entries),
             limiter: RateLimiter::new(limits.rate_per_minute, limits.burst),
+            budget,
+            trusted_proxies: config.trusted_proxies.clone(),
+            tokens_required: config.access_tokens.is_some(),
             in_flight: Arc::new(Semaphore::new(limits.max_in_flight.max(1))),
             limits,
             started: Instant::now(),
             counters: Counters::default(),
-        }
+        })
     }
 }

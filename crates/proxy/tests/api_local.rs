@@ -21,7 +21,10 @@ async fn local_backend_answers_every_question_and_marks_itself() {
     assert_eq!(headers["x-runlens-cache"], "miss");
     assert_eq!(body["model"], "fixed-test-model");
     assert_eq!(body["x_runlens_notice"], LOCAL_NOTICE);
-    assert!(body.get("runlens_notice").is_none(), "extensions carry the x_ prefix");
+    assert!(
+        body.get("runlens_notice").is_none(),
+        "extensions carry the x_ prefix"
+    );
     assert_eq!(
         body["usage"],
         json!({"input_tokens": 0, "output_tokens": 0})

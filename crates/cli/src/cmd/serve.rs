@@ -13,6 +13,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use runlens_proxy::access::AccessTokens;
+use runlens_proxy::budget::BudgetConfig;
 use runlens_proxy::{Backend, Config, Limits, Upstream, UpstreamConfig};
 use tracing_subscriber::EnvFilter;
 
@@ -55,9 +57,67 @@ pub struct Args {
     /// Responses kept in the answer cache (0 disables it).
     #[arg(long, default_value_t = Config::default().cache_entries)]
     pub cache_entries: usize,
+    /// Access tokens for `/v1/*`, one per line (`TOKEN` or `NAME TOKEN`); or set
+    /// RUNLENS_ACCESS_TOKENS (comma-separated). Never on the command line.
+    #[arg(long, value_name = "PATH")]
+    pub tokens_file: Option<PathBuf>,
+    /// Serve the TypeSafe backend on a non-loopback address without access tokens (anyone who
+    /// can reach the server can spend the key).
+    #[arg(long)]
+    pub public_unauthenticated: bool,
+    /// Decisions sent to the backend per UTC day, whole server (cache hits are free).
+    #[arg(long, value_name = "N")]
+    pub daily_budget: Option<u64>,
+    /// Decisions sent to the backend per UTC day, per access token.
+    #[arg(long, value_name = "N")]
+    pub token_daily_budget: Option<u64>,
+    /// Where the budgets' counts are kept across restarts.
+    #[arg(long, value_name = "PATH", default_value = "runlens-budget.json")]
+    pub budget_file: PathBuf,
+    /// A reverse proxy whose X-Forwarded-For names the client for the rate limit (repeatable).
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Log JSON lines instead of text (stderr; level from RUST_LOG, default info).
     #[arg(long)]
     pub log_json: bool,
+}
+
+/// The access tokens from `--tokens-file` or `RUNLENS_ACCESS_TOKENS` (the file wins).
+fn access_tokens(args: &Args) -> anyhow::Result<Option<AccessTokens>> {
+    if let Some(path) = &args.tokens_file {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading --tokens-file {}", path.display()))?;
+        return AccessTokens::parse(&text, &path.display().to_string())
+            .map(Some)
+            .map_err(anyhow::Error::msg);
+    }
+    match std::env::var("RUNLENS_ACCESS_TOKENS") {
+        Ok(text) if !text.trim().is_empty() => AccessTokens::parse(&text, "RUNLENS_ACCESS_TOKENS")
+            .map(Some)
+            .map_err(anyhow::Error::msg),
+        _ => Ok(None),
+    }
+}
+
+/// Refuses what would let strangers spend the TypeSafe key, or budgets that cannot apply.
+fn check_exposure(
+    args: &Args,
+    backend: &Backend,
+    tokens: Option<&AccessTokens>,
+) -> anyhow::Result<()> {
+    let exposed = !args.addr.ip().is_loopback();
+    if exposed && tokens.is_none() && !args.public_unauthenticated && backend.name() == "typesafe" {
+        bail!(
+            "refusing to serve the typesafe backend on {} without access tokens: anyone who can \
+             reach it could spend the TypeSafe key (set --tokens-file or RUNLENS_ACCESS_TOKENS, \
+             listen on 127.0.0.1, or pass --public-unauthenticated to accept that)",
+            args.addr
+        );
+    }
+    if args.token_daily_budget.is_some() && tokens.is_none() {
+        bail!("--token-daily-budget needs access tokens (--tokens-file or RUNLENS_ACCESS_TOKENS)");
+    }
+    Ok(())
 }
 
 /// Runs `runlens serve` until Ctrl-C or SIGTERM.
@@ -73,6 +133,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 async fn serve(args: Args) -> anyhow::Result<()> {
     let backend = build_backend(&args)?;
+    let tokens = access_tokens(&args)?;
+    check_exposure(&args, &backend, tokens.as_ref())?;
     let (backend_name, model) = (backend.name(), backend.model());
     if !args.dist.join("index.html").is_file() {
         tracing::warn!(dist = %args.dist.display(), "no index.html in --dist: only the API and bundles will work");
@@ -89,6 +151,19 @@ async fn serve(args: Args) -> anyhow::Result<()> {
             ..Limits::default()
         },
         cache_entries: args.cache_entries,
+        access_tokens: tokens,
+        budget: (args.daily_budget.is_some() || args.token_daily_budget.is_some()).then(|| {
+            BudgetConfig {
+                daily: args.daily_budget,
+                per_token_daily: args.token_daily_budget,
+                state_file: args.budget_file.clone(),
+            }
+        }),
+        trusted_proxies: args.trusted_proxies.clone(),
+    };
+    let access = match &config.access_tokens {
+        Some(tokens) => format!("tokens {}", tokens.names().collect::<Vec<_>>().join(", ")),
+        None => "open".to_owned(),
     };
     let router = runlens_proxy::app(config, backend)?;
     let listener = tokio::net::TcpListener::bind(args.addr)
@@ -102,7 +177,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     std::io::stdout()
         .flush()
         .context("writing the start-up line")?;
-    tracing::info!(%local, backend = backend_name, model, "listening");
+    tracing::info!(%local, backend = backend_name, model, access, "listening");
     axum::serve(
         listener,
         router.into_make_service_with_connect_info::<SocketAddr>(),
@@ -195,4 +270,48 @@ async fn shutdown_signal(terminate: TerminateSignal) {
         () = terminate => {},
     }
     tracing::info!("shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    fn args(flags: &[&str]) -> Args {
+        Cli::parse_from(std::iter::once("serve").chain(flags.iter().copied())).args
+    }
+
+    fn typesafe() -> Backend {
+        let env = |name: &str| (name == "TYPESAFE_API_KEY").then(|| "sk-test".to_owned());
+        let config = UpstreamConfig::from_env(env).unwrap().unwrap();
+        Backend::TypeSafe(Upstream::new(config).unwrap())
+    }
+
+    #[test]
+    fn only_a_public_typesafe_server_without_tokens_needs_the_explicit_flag() {
+        let tokens = AccessTokens::parse("0123456789abcdef0123", "test").unwrap();
+        let public = args(&["--addr", "0.0.0.0:8080"]);
+        assert!(check_exposure(&public, &typesafe(), None).is_err());
+        assert!(check_exposure(&public, &typesafe(), Some(&tokens)).is_ok());
+        let decider = runlens_sparrow::Decider::load_embedded().unwrap();
+        let local = Backend::Local(Arc::new(decider));
+        assert!(check_exposure(&public, &local, None).is_ok());
+        let accepted = args(&["--addr", "[::]:8080", "--public-unauthenticated"]);
+        assert!(check_exposure(&accepted, &typesafe(), None).is_ok());
+        let loopback = args(&["--addr", "[::1]:8080"]);
+        assert!(check_exposure(&loopback, &typesafe(), None).is_ok());
+        let per_token = args(&["--token-daily-budget", "5"]);
+        let err = check_exposure(&per_token, &local, None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "--token-daily-budget needs access tokens (--tokens-file or RUNLENS_ACCESS_TOKENS)"
+        );
+    }
 }
