@@ -246,11 +246,28 @@ pub fn jev_url(base: &str, path: &str) -> String {
     format!("{base}/{path}")
 }
 
+thread_local! {
+    /// The proxy's access token, once the reader has given it: in this page's memory only
+    /// (gone on reload), sent only to the Jev proxy's `/v1/*`.
+    static PROXY_TOKEN: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Sets (or with `None` forgets) the access token sent to the Jev proxy.
+pub fn set_proxy_token(token: Option<String>) {
+    PROXY_TOKEN.with_borrow_mut(|t| *t = token);
+}
+
+/// The access token the reader gave, if any.
+pub fn proxy_token() -> Option<String> {
+    PROXY_TOKEN.with_borrow(Clone::clone)
+}
+
 /// One answered decision request: the answers, the round-trip time in milliseconds and the
 /// `x-typesafe-request-id` header when the server sent one.
 pub type SystemOneReply = (SystemOneResponse, f64, Option<String>);
 
-/// `POST {base}/v1/systemone` with `request` as JSON.
+/// `POST {base}/v1/systemone` with `request` as JSON, with `Authorization: Bearer` when the
+/// reader gave an access token ([`set_proxy_token`]).
 pub async fn post_systemone(
     base: &str,
     request: &SystemOneRequest,
@@ -261,7 +278,11 @@ pub async fn post_systemone(
         message,
     };
     let started = crate::clock::now_ms();
-    let response = Request::post(&url)
+    let mut builder = Request::post(&url);
+    if let Some(token) = proxy_token() {
+        builder = builder.header("Authorization", &format!("Bearer {token}"));
+    }
+    let response = builder
         .json(request)
         .map_err(|e| network(e.to_string()))?
         .send()

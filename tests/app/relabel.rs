@@ -116,6 +116,45 @@ async fn the_panel_shows_the_answer_and_the_offline_warning() {
 }
 
 #[wasm_bindgen_test]
+async fn a_proxy_that_wants_a_token_asks_for_it_once_and_keeps_it_in_memory() {
+    const GOOD: &str = "reviewer-0123456789abcdef";
+    runlens_web::api::set_proxy_token(None);
+    let fake = FakeJev::new(Ok(label_response())).requiring(GOOD);
+    let host = mount(ViewState::default(), fake.clone(), "dev", |b| {
+        view! { <RelabelPanel opened=opened(&b, "dev", "gpt-4.1", "ex-007") bundle=b corpus="dev" model="gpt-4.1" trace_id="ex-007" /> }
+    });
+    settle().await;
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    let asked = text_of(&host, "[data-testid='token-prompt'] p");
+    assert!(asked.starts_with("This Jev proxy needs an access token"), "{asked}");
+    assert!(host.query_selector("[data-testid='relabel-error']").unwrap().is_none());
+    // A wrong token: asked again, and the wrong one is forgotten.
+    type_into(&host, "[data-testid='token-input']", "wrong-0123456789abcdef");
+    click(&host, "[data-testid='token-submit']");
+    settle().await;
+    assert_eq!(
+        text_of(&host, "[data-testid='token-prompt'] p"),
+        "The proxy refused that access token. Enter another one:"
+    );
+    assert_eq!(runlens_web::api::proxy_token(), None);
+    // The right one: the request is asked again and answered; the prompt goes away.
+    type_into(&host, "[data-testid='token-input']", &format!("  {GOOD} "));
+    click(&host, "[data-testid='token-submit']");
+    settle().await;
+    assert!(host.query_selector("[data-testid='token-prompt']").unwrap().is_none());
+    assert_eq!(text_of(&host, "[data-new='family']"), "query_construction");
+    assert_eq!(runlens_web::api::proxy_token().as_deref(), Some(GOOD));
+    assert_eq!(fake.sent().len(), 3);
+    // Asking again needs no prompt.
+    click(&host, "[data-testid='relabel-ask']");
+    settle().await;
+    assert!(host.query_selector("[data-testid='token-prompt']").unwrap().is_none());
+    assert_eq!(fake.sent().len(), 4);
+    runlens_web::api::set_proxy_token(None);
+}
+
+#[wasm_bindgen_test]
 async fn no_proxy_says_how_to_start_one() {
     let fake = FakeJev::new(Err(network_error()));
     let host = mount(ViewState::default(), fake, "dev", |b| {

@@ -228,6 +228,9 @@ pub fn one_override(corpus: &str) -> OverridesFile {
 pub struct FakeJev {
     reply: Result<SystemOneResponse, ApiError>,
     sent: Arc<Mutex<Vec<SystemOneRequest>>>,
+    /// When set, answers 401 unless the page's proxy token is this one (as `runlens serve
+    /// --tokens-file` does).
+    token: Option<String>,
 }
 
 impl FakeJev {
@@ -235,6 +238,15 @@ impl FakeJev {
         FakeJev {
             reply,
             sent: Arc::default(),
+            token: None,
+        }
+    }
+
+    /// This fake, answering only requests carrying `token`.
+    pub fn requiring(self, token: &str) -> FakeJev {
+        FakeJev {
+            token: Some(token.to_owned()),
+            ..self
         }
     }
 
@@ -251,6 +263,14 @@ impl JevTransport for FakeJev {
     ) -> LocalFuture<Result<SystemOneReply, ApiError>> {
         if let Ok(mut sent) = self.sent.lock() {
             sent.push(request.clone());
+        }
+        if self.token.is_some() && runlens_web::api::proxy_token() != self.token {
+            let refused = ApiError::Jev {
+                url: "./v1/systemone".into(),
+                status: 401,
+                message: "The access token is not valid.".into(),
+            };
+            return Box::pin(async move { Err(refused) });
         }
         let reply = self
             .reply
@@ -388,6 +408,14 @@ pub fn value_of(host: &web_sys::HtmlElement, selector: &str) -> String {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_default()
+}
+
+/// Types `text` into the input at `selector` (its value, then an `input` event).
+pub fn type_into(host: &web_sys::HtmlElement, selector: &str, text: &str) {
+    let input: web_sys::HtmlInputElement = element(host, selector).unchecked_into();
+    input.set_value(text);
+    let event = web_sys::Event::new("input").unwrap();
+    input.dispatch_event(&event).unwrap();
 }
 
 pub fn click(host: &web_sys::HtmlElement, selector: &str) {

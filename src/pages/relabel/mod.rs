@@ -11,6 +11,7 @@ mod overrides_bar;
 mod panel;
 mod request_form;
 mod rerank;
+mod token_prompt;
 pub mod transport;
 
 use runlens_core::jev::{SystemOneRequest, SystemOneResponse};

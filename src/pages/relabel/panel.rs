@@ -16,6 +16,7 @@ use super::apply::ApplyButton;
 use super::draft::RequestDraft;
 use super::failed_cell::{base_label, build_label_request, mechanical_checks};
 use super::request_form::RequestForm;
+use super::token_prompt::{TokenPrompt, token_needed};
 use super::transport::{Jev, explain, proxy_base};
 
 thread_local! {
@@ -65,6 +66,7 @@ pub fn RelabelPanel(
     let outcome = RwSignal::new(None::<AskOutcome>);
     let note = RwSignal::new(None::<String>);
     let ask_error = RwSignal::new(None::<String>);
+    let needs_token = RwSignal::new(None::<bool>);
     let busy = RwSignal::new(false);
     let info = RwSignal::new(None::<Result<(String, String), String>>);
     let restored = SESSION.with_borrow(|s| s.clone().filter(|(k, _, _)| *k == session_key));
@@ -95,7 +97,7 @@ pub fn RelabelPanel(
             SESSION.with_borrow_mut(|s| *s = Some((key.clone(), d, o)));
         }
     });
-    let ask = move |_| {
+    let ask = Callback::new(move |()| {
         if !ready.get_untracked() {
             return;
         }
@@ -107,6 +109,7 @@ pub fn RelabelPanel(
             }
         };
         ask_error.set(None);
+        needs_token.set(None);
         busy.set(true);
         let (jev, base) = (jev.clone(), base_url.clone());
         spawn_local(async move {
@@ -128,13 +131,18 @@ pub fn RelabelPanel(
                     };
                     outcome.try_set(Some(o));
                 }
-                Err(e) => {
-                    ask_error.try_set(Some(explain(&e, &base)));
-                }
+                Err(e) => match token_needed(&e) {
+                    Some(refused) => {
+                        needs_token.try_set(Some(refused));
+                    }
+                    None => {
+                        ask_error.try_set(Some(explain(&e, &base)));
+                    }
+                },
             }
             busy.try_set(false);
         });
-    };
+    });
     let checks = mechanical_checks(&bundle.body, &opened.cell.sqls)
         .ok()
         .flatten();
@@ -165,7 +173,7 @@ pub fn RelabelPanel(
             // Ask first; the request's ~40 editable fields folded under it (#17: the panel
             // starts compact).
             <p>
-                <button class="primary" data-testid="relabel-ask" on:click=ask disabled=move || busy.get() || !ready.get()>
+                <button class="primary" data-testid="relabel-ask" on:click=move |_| ask.run(()) disabled=move || busy.get() || !ready.get()>
                     {move || if busy.get() { "Asking…" } else { "Ask" }}
                 </button>
                 " the harness's request for this failure, or edit it first:"
@@ -181,6 +189,7 @@ pub fn RelabelPanel(
                 </details>
             })}
             {move || ask_error.get().map(|e| view! { <p class="error" role="alert" data-testid="relabel-error">{e}</p> })}
+            {move || needs_token.get().map(|refused| view! { <TokenPrompt refused retry=ask /> })}
             {answer}
         </section>
     }

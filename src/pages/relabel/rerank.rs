@@ -13,6 +13,7 @@ use runlens_core::jev::retrieval_request::{
 use runlens_core::metrics::question_rows::QuestionRow;
 use runlens_core::metrics::ranking::{all_required_at_k, ndcg_at_k, recall_at_k};
 
+use super::token_prompt::{TokenPrompt, token_needed};
 use super::transport::{Jev, LOCAL_MODEL_ID, OFFLINE_WARNING, explain, proxy_base};
 use crate::components::MetricValue;
 use crate::state::UrlState;
@@ -38,7 +39,8 @@ pub fn RerankPanel(bundle: Arc<Bundle>, row: QuestionRow) -> impl IntoView {
     let universe = bundle.body.universe.clone();
     let question = row.question.clone();
     let has_prompt = prompt.is_some();
-    let ask = move |_| {
+    let needs_token = RwSignal::new(None::<bool>);
+    let ask = Callback::new(move |()| {
         let Some(prompt) = prompt.clone() else { return };
         let schema = schema_text(
             &prompt,
@@ -48,19 +50,28 @@ pub fn RerankPanel(bundle: Arc<Bundle>, row: QuestionRow) -> impl IntoView {
         let request = retrieval_request(&question, &schema, &universe);
         let (jev, base, universe) = (jev.clone(), base.clone(), universe.clone());
         busy.set(true);
+        needs_token.set(None);
         spawn_local(async move {
             let reply = jev.0.ask(&base, &request).await;
-            let r = reply
-                .map(|(response, latency_ms, _)| Reranked {
-                    ranked: rank_tables(&universe, &response.answers),
-                    model: response.model,
-                    latency_ms,
-                })
-                .map_err(|e| explain(&e, &base));
-            result.try_set(Some(r));
+            match reply {
+                Err(e) if let Some(refused) = token_needed(&e) => {
+                    result.try_set(None);
+                    needs_token.try_set(Some(refused));
+                }
+                reply => {
+                    let r = reply
+                        .map(|(response, latency_ms, _)| Reranked {
+                            ranked: rank_tables(&universe, &response.answers),
+                            model: response.model,
+                            latency_ms,
+                        })
+                        .map_err(|e| explain(&e, &base));
+                    result.try_set(Some(r));
+                }
+            }
             busy.try_set(false);
         });
-    };
+    });
     let gold: HashSet<String> = row.gold.iter().cloned().collect();
     let recorded = row
         .scores
@@ -84,11 +95,12 @@ pub fn RerankPanel(bundle: Arc<Bundle>, row: QuestionRow) -> impl IntoView {
                 <label><input type="checkbox" on:change=move |ev| schema_only.set(event_target_checked(&ev)) />
                     " schema only (--schema-only)"</label>
                 " "
-                <button data-testid="rerank-ask" on:click=ask.clone() disabled=move || busy.get()>
+                <button data-testid="rerank-ask" on:click=move |_| ask.run(()) disabled=move || busy.get()>
                     {move || if busy.get() { "Asking…" } else { "Re-rank" }}
                 </button>
             </Show>
             {shown}
+            {move || needs_token.get().map(|refused| view! { <TokenPrompt refused retry=ask /> })}
         </section>
     }
 }

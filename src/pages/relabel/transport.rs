@@ -68,6 +68,14 @@ pub fn proxy_base() -> String {
         .unwrap_or_else(|| "./".to_owned())
 }
 
+/// True when the proxy refused the call for want of a valid access token (401).
+pub fn unauthorized(error: &ApiError) -> bool {
+    matches!(
+        error,
+        ApiError::Jev { status: 401, .. } | ApiError::Status { status: 401, .. }
+    )
+}
+
 /// Plain words for a failed call; when no proxy seems to be there (no answer, not found,
 /// not allowed, not JSON) it says how to start one.
 pub fn explain(error: &ApiError, base: &str) -> String {
