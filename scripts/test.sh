@@ -60,4 +60,6 @@ if [ -x scripts/test-sdk.sh ]; then
   step "official typesafe-sdk client against runlens serve"
   RUNLENS_BIN="$BIN" scripts/test-sdk.sh
 fi
+step "Jev conformance suite (jevcompat 0.1.1) against runlens serve: local backend, pass-through"
+RUNLENS_BIN="$BIN" scripts/test-jevcompat.sh
 step "all checks passed"

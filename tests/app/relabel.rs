@@ -127,10 +127,21 @@ async fn a_proxy_that_wants_a_token_asks_for_it_once_and_keeps_it_in_memory() {
     click(&host, "[data-testid='relabel-ask']");
     settle().await;
     let asked = text_of(&host, "[data-testid='token-prompt'] p");
-    assert!(asked.starts_with("This Jev proxy needs an access token"), "{asked}");
-    assert!(host.query_selector("[data-testid='relabel-error']").unwrap().is_none());
+    assert!(
+        asked.starts_with("This Jev proxy needs an access token"),
+        "{asked}"
+    );
+    assert!(
+        host.query_selector("[data-testid='relabel-error']")
+            .unwrap()
+            .is_none()
+    );
     // A wrong token: asked again, and the wrong one is forgotten.
-    type_into(&host, "[data-testid='token-input']", "wrong-0123456789abcdef");
+    type_into(
+        &host,
+        "[data-testid='token-input']",
+        "wrong-0123456789abcdef",
+    );
     click(&host, "[data-testid='token-submit']");
     settle().await;
     assert_eq!(
@@ -142,14 +153,22 @@ async fn a_proxy_that_wants_a_token_asks_for_it_once_and_keeps_it_in_memory() {
     type_into(&host, "[data-testid='token-input']", &format!("  {GOOD} "));
     click(&host, "[data-testid='token-submit']");
     settle().await;
-    assert!(host.query_selector("[data-testid='token-prompt']").unwrap().is_none());
+    assert!(
+        host.query_selector("[data-testid='token-prompt']")
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(text_of(&host, "[data-new='family']"), "query_construction");
     assert_eq!(runlens_web::api::proxy_token().as_deref(), Some(GOOD));
     assert_eq!(fake.sent().len(), 3);
     // Asking again needs no prompt.
     click(&host, "[data-testid='relabel-ask']");
     settle().await;
-    assert!(host.query_selector("[data-testid='token-prompt']").unwrap().is_none());
+    assert!(
+        host.query_selector("[data-testid='token-prompt']")
+            .unwrap()
+            .is_none()
+    );
     assert_eq!(fake.sent().len(), 4);
     runlens_web::api::set_proxy_token(None);
 }
