@@ -166,3 +166,29 @@ test('with no proxy the panel says how to start one', async () => {
   const text = await error.textContent();
   assert.ok(text.includes('runlens serve') && text.includes('?jev=URL'), text);
 });
+
+test('a proxy with access tokens: the panel asks for one on 401, then the answer comes', async () => {
+  const token = 'e2e-reviewer-0123456789abcdef';
+  const guarded = await startServer([], { RUNLENS_ACCESS_TOKENS: `ana ${token}` });
+  try {
+    const { page } = await newPage(browser);
+    const sent = [];
+    page.on('request', (r) => { if (r.url().endsWith('/v1/systemone')) sent.push(r.headers().authorization ?? null); });
+    await page.goto(guarded.url + OPEN);
+    await page.getByTestId('proxy-model').waitFor({ timeout: 30000 });
+    await page.locator('[data-question="sub_mode"]').waitFor({ state: 'attached' });
+    await page.getByTestId('relabel-ask').click();
+    const prompt = page.getByTestId('token-prompt');
+    await prompt.waitFor({ timeout: 30000 });
+    assert.match(await prompt.locator('p').textContent(), /^This Jev proxy needs an access token/);
+    await page.getByTestId('token-input').fill(token);
+    await page.getByTestId('token-submit').click();
+    await page.getByTestId('relabel-answer').waitFor({ timeout: 30000 });
+    assert.equal(await prompt.count(), 0);
+    // The first request went without a token; the retry carried it as a bearer header.
+    assert.deepEqual(sent, [null, `Bearer ${token}`]);
+    assert.ok(!page.url().includes(token), 'the token is not in the URL');
+  } finally {
+    await guarded.stop();
+  }
+});
