@@ -5,7 +5,7 @@
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod bundle_file;
 mod cmd;
@@ -36,6 +36,8 @@ enum Command {
     Metrics(cmd::metrics::Args),
     /// Write synthetic harness-format files (not a bundle).
     Synth(cmd::synth::Args),
+    /// Print a shell completion script (`runlens completions bash > …`).
+    Completions(cmd::completions::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Validate(a) => cmd::validate::run(a),
         Command::Metrics(a) => cmd::metrics::run(a),
         Command::Synth(a) => cmd::synth::run(a),
+        Command::Completions(a) => cmd::completions::run(a, &mut Cli::command()),
     };
     match result {
         Ok(code) => code,

@@ -71,7 +71,9 @@ fn unknown_preset_is_rejected_with_the_expected_names() {
     let run = runlens(&["synth", "--preset", "giant", "--out", path(tmp.path())]);
     assert!(!run.status.success());
     assert!(
-        text(&run.stderr).contains("expected `article`, `large` or `huge`"),
+        text(&run.stderr).starts_with(
+            "error: invalid value 'giant' for '--preset <PRESET>'\n  [possible values: article, large, huge]\n"
+        ),
         "{}",
         text(&run.stderr)
     );

@@ -18,6 +18,7 @@
 //! ([`budget`]). See `docs/proxy.md`.
 
 pub mod access;
+pub mod access_log;
 pub mod budget;
 pub mod cache;
 pub mod config;
@@ -42,6 +43,7 @@ use axum::routing::{get, post};
 use tower_http::compression::predicate::{NotForContentType, Predicate};
 use tower_http::compression::{CompressionLayer, CompressionLevel, DefaultPredicate};
 use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
@@ -117,7 +119,21 @@ pub fn app(config: Config, backend: Backend) -> Result<Router, ProxyError> {
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),
         ))
-        .layer(TraceLayer::new_for_http()))
+        .layer(axum::middleware::from_fn(access_log::log_request))
+        .layer(PropagateRequestIdLayer::new(HeaderName::from_static(
+            access_log::REQUEST_ID,
+        )))
+        .layer(SetRequestIdLayer::new(
+            HeaderName::from_static(access_log::REQUEST_ID),
+            access_log::Counter::default(),
+        ))
+        .layer(TraceLayer::new_for_http().make_span_with(request_span)))
+}
+
+/// The DEBUG span around a request: method and path, never the query string (which could
+/// carry a credential someone pasted into a URL).
+fn request_span<B>(request: &axum::http::Request<B>) -> tracing::Span {
+    tracing::debug_span!("request", method = %request.method(), path = request.uri().path())
 }
 
 fn api_timeout(config: &Config, backend: &Backend) -> Duration {

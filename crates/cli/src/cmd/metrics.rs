@@ -25,9 +25,9 @@ pub struct Args {
     /// Corpus name (default: the bundle's first corpus).
     #[arg(long)]
     pub corpus: Option<String>,
-    /// Gold-table definition: `harness` (FROM/JOIN regex, quirks included) or `parser`.
-    #[arg(long, default_value = "harness", value_parser = parse_gold_rule)]
-    pub gold_rule: GoldRule,
+    /// Gold-table definition.
+    #[arg(long, value_enum, default_value_t = GoldRuleChoice::Harness)]
+    pub gold_rule: GoldRuleChoice,
     /// High-confidence threshold t of the table sets (P(yes) ≥ t; the gate's `--min-p`).
     #[arg(long, default_value_t = 0.5, value_parser = parse_probability)]
     pub confidence_threshold: f64,
@@ -43,11 +43,21 @@ pub struct Args {
     pub loss_as_fail: bool,
 }
 
-fn parse_gold_rule(s: &str) -> Result<GoldRule, String> {
-    match s {
-        "harness" => Ok(GoldRule::Harness),
-        "parser" => Ok(GoldRule::Parser),
-        other => Err(format!("expected `harness` or `parser`, got `{other}`")),
+/// `--gold-rule` (core's [`GoldRule`], which knows nothing of clap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GoldRuleChoice {
+    /// The harness's FROM/JOIN regex, quirks included.
+    Harness,
+    /// Tables named by the parsed SQL (sqlparser).
+    Parser,
+}
+
+impl From<GoldRuleChoice> for GoldRule {
+    fn from(choice: GoldRuleChoice) -> GoldRule {
+        match choice {
+            GoldRuleChoice::Harness => GoldRule::Harness,
+            GoldRuleChoice::Parser => GoldRule::Parser,
+        }
     }
 }
 
@@ -81,7 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let options = ReportOptions {
         k_max: usize::from(args.k_max),
-        gold_rule: args.gold_rule,
+        gold_rule: args.gold_rule.into(),
         confidence_threshold: args.confidence_threshold,
         bootstrap_resamples: args.resamples.max(1),
         bootstrap_seed: args.seed,

@@ -33,9 +33,9 @@ pub struct Args {
     /// An origin allowed to call the API from a browser (repeatable; none = no CORS).
     #[arg(long = "allow-origin", value_name = "URL")]
     pub allow_origins: Vec<String>,
-    /// `auto` (typesafe when TYPESAFE_API_KEY is set, else local), `local` or `typesafe`.
-    #[arg(long, default_value = "auto", value_parser = ["auto", "local", "typesafe"])]
-    pub backend: String,
+    /// Who answers `/v1/systemone`.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
     /// Upstream timeout per attempt, milliseconds.
     #[arg(long, default_value_t = 10_000)]
     pub upstream_timeout_ms: u64,
@@ -80,6 +80,17 @@ pub struct Args {
     /// Log JSON lines instead of text (stderr; level from RUST_LOG, default info).
     #[arg(long)]
     pub log_json: bool,
+}
+
+/// `--backend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendChoice {
+    /// `typesafe` when TYPESAFE_API_KEY is set, else `local`.
+    Auto,
+    /// The embedded offline model.
+    Local,
+    /// TypeSafe's Jev (needs TYPESAFE_API_KEY).
+    Typesafe,
 }
 
 /// The access tokens from `--tokens-file` or `RUNLENS_ACCESS_TOKENS` (the file wins).
@@ -190,8 +201,8 @@ async fn serve(args: Args) -> anyhow::Result<()> {
 }
 
 fn build_backend(args: &Args) -> anyhow::Result<Backend> {
-    let upstream = match args.backend.as_str() {
-        "local" => None,
+    let upstream = match args.backend {
+        BackendChoice::Local => None,
         _ => {
             UpstreamConfig::from_env(|name| std::env::var(name).ok()).map_err(anyhow::Error::msg)?
         }
@@ -202,7 +213,7 @@ fn build_backend(args: &Args) -> anyhow::Result<Backend> {
             config.max_retry_wait = Duration::from_millis(args.max_retry_wait_ms);
             Ok(Backend::TypeSafe(Upstream::new(config)?))
         }
-        None if args.backend == "typesafe" => bail!(
+        None if args.backend == BackendChoice::Typesafe => bail!(
             "--backend typesafe needs TYPESAFE_API_KEY, which is not set \
              (set it, or use --backend local for the offline model)"
         ),
