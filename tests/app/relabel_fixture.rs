@@ -410,14 +410,6 @@ pub fn value_of(host: &web_sys::HtmlElement, selector: &str) -> String {
         .unwrap_or_default()
 }
 
-/// Types `text` into the input at `selector` (its value, then an `input` event).
-pub fn type_into(host: &web_sys::HtmlElement, selector: &str, text: &str) {
-    let input: web_sys::HtmlInputElement = element(host, selector).unchecked_into();
-    input.set_value(text);
-    let event = web_sys::Event::new("input").unwrap();
-    input.dispatch_event(&event).unwrap();
-}
-
 pub fn click(host: &web_sys::HtmlElement, selector: &str) {
     element(host, selector)
         .unchecked_into::<web_sys::HtmlElement>()

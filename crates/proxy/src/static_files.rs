@@ -103,6 +103,14 @@ async fn serve_from(dir: &Path, req: &Parts, path: &str) -> Response {
     let mut service = ServeDir::new(dir).append_index_html_on_directories(true);
     match service.try_call(inner).await {
         Ok(response) => response.map(Body::new),
+        // tower-http 0.7's `try_call` reports a missing file (or a file name used as a
+        // directory) as an I/O error, where 0.6 answered 404.
+        Err(err)
+            if err.kind() == std::io::ErrorKind::NotFound
+                || err.kind() == std::io::ErrorKind::NotADirectory =>
+        {
+            not_found()
+        }
         Err(err) => {
             tracing::warn!(dir = %dir.display(), error = %err, "serving a static file");
             (
