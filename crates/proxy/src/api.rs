@@ -24,7 +24,7 @@ use crate::upstream::UpstreamReply;
 pub(crate) async fn systemone(State(state): State<Arc<AppState>>, request: Request) -> Response {
     let started = Instant::now();
     let client = client_ip(&request, &state.trusted_proxies);
-    if let Err(retry_after) = state.limiter.check(client, started) {
+    if let Err(retry_after) = state.limiter.check(client) {
         state.counters.rate_limited.fetch_add(1, Ordering::Relaxed);
         return ProxyError::RateLimited { retry_after }.into_response();
     }
@@ -150,6 +150,7 @@ pub(crate) async fn healthz(State(state): State<Arc<AppState>>) -> Response {
             "refused": state.counters.refused.load(Ordering::Relaxed),
             "rate_limited": state.counters.rate_limited.load(Ordering::Relaxed),
             "in_flight": limits.max_in_flight.max(1) - state.in_flight.available_permits(),
+            "clients_tracked": state.limiter.tracked_clients(),
         },
         "access": if state.tokens_required { "tokens" } else { "open" },
         "budget": state.budget.as_ref().map(|b| b.limits()),
