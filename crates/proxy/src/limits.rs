@@ -15,9 +15,13 @@ use governor::{Quota, RateLimiter as Gcra};
 /// addresses), every request waits a second until some are not: the map never grows past it.
 pub const MAX_TRACKED_CLIENTS: usize = 10_000;
 
+/// governor's keyed limiter on `clock`.
+type KeyedGcra<C> =
+    Gcra<IpAddr, DashMapStateStore<IpAddr>, C, NoOpMiddleware<<C as Clock>::Instant>>;
+
 /// `burst` requests at once per client, refilled at `per_minute` a minute.
 pub struct RateLimiter<C: Clock = DefaultClock> {
-    gcra: Option<Gcra<IpAddr, DashMapStateStore<IpAddr>, C, NoOpMiddleware<C::Instant>>>,
+    gcra: Option<KeyedGcra<C>>,
     clock: C,
 }
 
