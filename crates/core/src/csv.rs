@@ -1,4 +1,5 @@
-//! A small RFC 4180 CSV writer for table exports, with a spreadsheet formula-injection guard.
+//! The one CSV writer of every table export (the `csv` crate, as the audit log's import and
+//! export use), with a spreadsheet formula-injection guard.
 //!
 //! ## Conventions
 //! - Records end with **CRLF** (`\r\n`), the last one included, as RFC 4180 §2 specifies;
@@ -8,7 +9,7 @@
 //!   `-`, `@`, TAB or CR gets a leading `'`, so a spreadsheet shows it as text instead of
 //!   running it, unless the whole cell parses as a finite number (`-0.5`, `+1e3`), which
 //!   stays a number. Header cells are guarded the same way.
-//! - No byte-order mark.
+//! - No byte-order mark. An empty record is written `""` (one empty field), as `csv` does.
 
 /// Characters that make a spreadsheet treat a cell as a formula.
 const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
@@ -22,12 +23,22 @@ const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 /// assert_eq!(csv, "q,ndcg@10\r\n\"a, b\",-0.5\r\n");
 /// ```
 pub fn to_csv(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut out = String::new();
-    push_record(&mut out, header.iter().copied());
-    for row in rows {
-        push_record(&mut out, row.iter().map(String::as_str));
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .quote_style(csv::QuoteStyle::Necessary)
+        .flexible(true)
+        .from_writer(Vec::new());
+    let records = std::iter::once(header.iter().map(|c| guarded(c)).collect::<Vec<_>>()).chain(
+        rows.iter()
+            .map(|row| row.iter().map(|c| guarded(c)).collect()),
+    );
+    for record in records {
+        let written = writer.write_record(record.iter().map(|c| c.as_bytes()));
+        // Writing to a Vec cannot fail.
+        debug_assert!(written.is_ok());
     }
-    out
+    let bytes = writer.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
 }
 
 /// A number cell: the shortest text that round-trips (`0.1` → `"0.1"`), `""` for `None`
@@ -39,33 +50,15 @@ pub fn number_cell(value: Option<f64>) -> String {
     }
 }
 
-fn push_record<'a>(out: &mut String, cells: impl Iterator<Item = &'a str>) {
-    for (i, cell) in cells.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        push_cell(out, cell);
-    }
-    out.push_str("\r\n");
-}
-
-fn push_cell(out: &mut String, cell: &str) {
-    let guard = cell.starts_with(FORMULA_STARTS) && !cell.parse::<f64>().is_ok_and(f64::is_finite);
-    let needs_quotes = cell.contains([',', '"', '\r', '\n']);
-    if needs_quotes {
-        out.push('"');
-    }
-    if guard {
-        out.push('\'');
-    }
-    for c in cell.chars() {
-        if c == '"' {
-            out.push('"');
-        }
-        out.push(c);
-    }
-    if needs_quotes {
-        out.push('"');
+/// `cell`, with a leading `'` when a spreadsheet would run it as a formula (see the module
+/// docs): it starts with one of [`FORMULA_STARTS`] and is not a finite number.
+fn guarded(cell: &str) -> std::borrow::Cow<'_, str> {
+    let formula =
+        cell.starts_with(FORMULA_STARTS) && !cell.parse::<f64>().is_ok_and(f64::is_finite);
+    if formula {
+        format!("'{cell}").into()
+    } else {
+        cell.into()
     }
 }
 
@@ -84,7 +77,9 @@ mod tests {
     fn plain_cells_and_crlf_records() {
         let csv = to_csv(&["a", "b"], &[row(&["1", "x"]), row(&["", "y"])]);
         assert_eq!(csv, "a,b\r\n1,x\r\n,y\r\n");
-        assert_eq!(to_csv(&[], &[]), "\r\n");
+        // An empty record is written as one empty quoted field (the csv crate's way of keeping
+        // it a record when read back).
+        assert_eq!(to_csv(&[], &[]), "\"\"\r\n");
     }
 
     #[test]
