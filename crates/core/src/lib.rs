@@ -25,3 +25,4 @@ pub mod metrics;
 pub mod overrides;
 pub mod rules;
 pub mod trajectory;
+pub mod yaml;

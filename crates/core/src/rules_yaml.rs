@@ -2,12 +2,15 @@
 //! the loader validation of harness-formats.md §7.7: both groups must be mappings, no key may
 //! appear in both groups, `kind` must be `forbidden_when` or `required_when`, and `scope`
 //! must be `per_statement` or `global`. A missing group is an empty group.
+//!
+//! The YAML is read as the harness's PyYAML reads it ([`crate::yaml`]): a plain `yes` is a
+//! boolean, not the string "yes". Every error names the line of the value it is about.
 
 use indexmap::IndexMap;
-use serde_norway::Value;
 
 use crate::import::ImportError;
 use crate::rules::{DecidableRule, RuleKind, RulesConfig, Scope};
+use crate::yaml::{Node, Value, load};
 
 impl RulesConfig {
     /// Parses and validates a rules YAML text; `file_name` is used in errors.
@@ -17,83 +20,127 @@ impl RulesConfig {
     /// let yaml = "semantic_rules:\n  crm_join: join on tenant_id\ndecidable_rules: {}\n";
     /// let rules = RulesConfig::from_yaml_str(yaml, "rules.yaml").unwrap();
     /// assert_eq!(rules.semantic_rules["crm_join"], "join on tenant_id");
+    /// let err = RulesConfig::from_yaml_str("semantic_rules:\n  strict: yes\n", "rules.yaml");
+    /// assert_eq!(
+    ///     err.unwrap_err().to_string(),
+    ///     "rules.yaml:2: field semantic_rules.strict: expected a one-line description string, found true"
+    /// );
     /// ```
     pub fn from_yaml_str(text: &str, file_name: &str) -> Result<RulesConfig, ImportError> {
-        let err = |field: &str, expected: &str, found: String| ImportError {
+        let err = |line: Option<usize>, field: &str, expected: &str, found: String| ImportError {
             file: file_name.to_owned(),
-            line: None,
+            line,
             field: (!field.is_empty()).then(|| field.to_owned()),
             expected: expected.to_owned(),
             found,
         };
-        let root: Value = serde_norway::from_str(text).map_err(|e| ImportError {
-            file: file_name.to_owned(),
-            line: e.location().map(|l| l.line()),
-            field: None,
-            expected: "valid YAML".to_owned(),
-            found: e.to_string(),
-        })?;
+        let root = load(text).map_err(|e| err(Some(e.line), "", "valid YAML", e.message))?;
+        let whole = "a mapping with semantic_rules and decidable_rules";
         let root = match root {
-            Value::Mapping(m) => m,
-            Value::Null => {
-                return Err(err(
-                    "",
-                    "a mapping with semantic_rules and decidable_rules",
-                    "an empty document".to_owned(),
-                ));
-            }
-            other => {
-                return Err(err(
-                    "",
-                    "a mapping with semantic_rules and decidable_rules",
-                    describe(&other),
-                ));
-            }
+            Some(
+                node @ Node {
+                    value: Value::Map(_),
+                    ..
+                },
+            ) => node,
+            None
+            | Some(Node {
+                value: Value::Null, ..
+            }) => return Err(err(None, "", whole, "an empty document".to_owned())),
+            Some(other) => return Err(err(Some(other.line), "", whole, other.value.describe())),
         };
-        let group = |key: &str| -> Result<serde_norway::Mapping, ImportError> {
-            match root.get(key) {
-                None | Some(Value::Null) => Ok(serde_norway::Mapping::new()),
-                Some(Value::Mapping(m)) => Ok(m.clone()),
-                Some(other) => Err(err(key, "a mapping", describe(other))),
+        let group = |key: &str| -> Result<Vec<(Node, Node)>, ImportError> {
+            match root.value.get(key) {
+                None
+                | Some(Node {
+                    value: Value::Null, ..
+                }) => Ok(Vec::new()),
+                Some(Node {
+                    value: Value::Map(m),
+                    ..
+                }) => Ok(m.clone()),
+                Some(other) => Err(err(
+                    Some(other.line),
+                    key,
+                    "a mapping",
+                    other.value.describe(),
+                )),
             }
         };
         let mut semantic_rules = IndexMap::new();
         for (k, v) in group("semantic_rules")? {
-            let key =
-                key_str(&k).ok_or_else(|| err("semantic_rules", "string keys", describe(&k)))?;
+            let Value::Str(key) = k.value else {
+                return Err(err(
+                    Some(k.line),
+                    "semantic_rules",
+                    "string keys",
+                    k.value.describe(),
+                ));
+            };
             let path = format!("semantic_rules.{key}");
-            let Value::String(desc) = v else {
-                return Err(err(&path, "a one-line description string", describe(&v)));
+            let Value::Str(desc) = v.value else {
+                return Err(err(
+                    Some(v.line),
+                    &path,
+                    "a one-line description string",
+                    v.value.describe(),
+                ));
             };
             semantic_rules.insert(key, desc);
         }
         let mut decidable_rules = IndexMap::new();
         for (k, v) in group("decidable_rules")? {
-            let key =
-                key_str(&k).ok_or_else(|| err("decidable_rules", "string keys", describe(&k)))?;
+            let Value::Str(key) = k.value else {
+                return Err(err(
+                    Some(k.line),
+                    "decidable_rules",
+                    "string keys",
+                    k.value.describe(),
+                ));
+            };
             let path = format!("decidable_rules.{key}");
             if semantic_rules.contains_key(&key) {
                 return Err(err(
+                    Some(k.line),
                     &path,
                     "a key not also in semantic_rules",
                     format!("{key:?} in both groups"),
                 ));
             }
-            let Value::Mapping(rule) = v else {
-                return Err(err(&path, "a mapping with kind and regexes", describe(&v)));
-            };
+            if !matches!(v.value, Value::Map(_)) {
+                return Err(err(
+                    Some(v.line),
+                    &path,
+                    "a mapping with kind and regexes",
+                    v.value.describe(),
+                ));
+            }
             let text_field = |name: &str, required: bool| -> Result<Option<String>, ImportError> {
-                match rule.get(name) {
-                    Some(Value::String(s)) => Ok(Some(s.clone())),
-                    None | Some(Value::Null) if !required => Ok(None),
+                let field = format!("{path}.{name}");
+                match v.value.get(name) {
+                    Some(Node {
+                        value: Value::Str(s),
+                        ..
+                    }) => Ok(Some(s.clone())),
+                    None
+                    | Some(Node {
+                        value: Value::Null, ..
+                    }) if !required => Ok(None),
                     None => Err(err(
-                        &format!("{path}.{name}"),
+                        Some(v.line),
+                        &field,
                         "a string",
                         "no such field".to_owned(),
                     )),
-                    Some(other) => Err(err(&format!("{path}.{name}"), "a string", describe(other))),
+                    Some(other) => Err(err(
+                        Some(other.line),
+                        &field,
+                        "a string",
+                        other.value.describe(),
+                    )),
                 }
             };
+            let line_of = |name: &str| v.value.get(name).map_or(v.line, |n| n.line);
             let description = text_field("description", false)?;
             let kind_name = text_field("kind", true)?.unwrap_or_default();
             let kind = match kind_name.as_str() {
@@ -107,6 +154,7 @@ impl RulesConfig {
                         Some("global") => Scope::Global,
                         Some(other) => {
                             return Err(err(
+                                Some(line_of("scope")),
                                 &format!("{path}.scope"),
                                 "per_statement or global",
                                 format!("{other:?}"),
@@ -121,6 +169,7 @@ impl RulesConfig {
                 }
                 other => {
                     return Err(err(
+                        Some(line_of("kind")),
                         &format!("{path}.kind"),
                         "forbidden_when or required_when",
                         format!("{other:?}"),
@@ -133,24 +182,5 @@ impl RulesConfig {
             semantic_rules,
             decidable_rules,
         })
-    }
-}
-
-fn key_str(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        _ => None,
-    }
-}
-
-fn describe(v: &Value) -> String {
-    match v {
-        Value::Null => "null".to_owned(),
-        Value::Bool(b) => b.to_string(),
-        Value::Number(n) => format!("number {n}"),
-        Value::String(s) => format!("string {s:?}"),
-        Value::Sequence(s) => format!("a list of {} items", s.len()),
-        Value::Mapping(_) => "a mapping".to_owned(),
-        Value::Tagged(t) => format!("a tagged value {}", t.tag),
     }
 }

@@ -65,7 +65,7 @@ fn a_key_in_both_groups_is_rejected() {
     let yaml = "semantic_rules:\n  crm_join: x\ndecidable_rules:\n  crm_join:\n    kind: forbidden_when\n    forbidden_regex: a\n";
     assert_eq!(
         error_of(yaml),
-        "rules.yaml: field decidable_rules.crm_join: expected a key not also in semantic_rules, found \"crm_join\" in both groups"
+        "rules.yaml:4: field decidable_rules.crm_join: expected a key not also in semantic_rules, found \"crm_join\" in both groups"
     );
 }
 
@@ -73,11 +73,11 @@ fn a_key_in_both_groups_is_rejected() {
 fn groups_must_be_mappings() {
     assert_eq!(
         error_of("semantic_rules: [a, b]\n"),
-        "rules.yaml: field semantic_rules: expected a mapping, found a list of 2 items"
+        "rules.yaml:1: field semantic_rules: expected a mapping, found a list of 2 items"
     );
     assert_eq!(
         error_of("decidable_rules: 3\n"),
-        "rules.yaml: field decidable_rules: expected a mapping, found number 3"
+        "rules.yaml:1: field decidable_rules: expected a mapping, found number 3"
     );
 }
 
@@ -85,17 +85,17 @@ fn groups_must_be_mappings() {
 fn kind_and_scope_must_be_known() {
     assert_eq!(
         error_of("decidable_rules:\n  r:\n    kind: maybe_when\n"),
-        "rules.yaml: field decidable_rules.r.kind: expected forbidden_when or required_when, found \"maybe_when\""
+        "rules.yaml:3: field decidable_rules.r.kind: expected forbidden_when or required_when, found \"maybe_when\""
     );
     assert_eq!(
         error_of(
             "decidable_rules:\n  r:\n    kind: required_when\n    applies_regex: a\n    required_regex: b\n    scope: everywhere\n"
         ),
-        "rules.yaml: field decidable_rules.r.scope: expected per_statement or global, found \"everywhere\""
+        "rules.yaml:6: field decidable_rules.r.scope: expected per_statement or global, found \"everywhere\""
     );
     assert_eq!(
         error_of("decidable_rules:\n  r:\n    kind: forbidden_when\n"),
-        "rules.yaml: field decidable_rules.r.forbidden_regex: expected a string, found no such field"
+        "rules.yaml:3: field decidable_rules.r.forbidden_regex: expected a string, found no such field"
     );
 }
 

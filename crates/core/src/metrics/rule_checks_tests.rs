@@ -9,7 +9,7 @@ use crate::rules::DecidableRule;
 const EXAMPLE: &str = include_str!("../../tests/data/vectors/rules.example.yaml");
 
 fn rules() -> CompiledRules {
-    let config: RulesConfig = serde_norway::from_str(EXAMPLE).unwrap();
+    let config: RulesConfig = RulesConfig::from_yaml_str(EXAMPLE, "rules.example.yaml").unwrap();
     CompiledRules::new(&config).unwrap()
 }
 
@@ -71,7 +71,8 @@ fn default_to_usage_mart_vectors() {
 
 #[test]
 fn global_scope_is_satisfied_by_any_statement() {
-    let mut config: RulesConfig = serde_norway::from_str(EXAMPLE).unwrap();
+    let mut config: RulesConfig =
+        RulesConfig::from_yaml_str(EXAMPLE, "rules.example.yaml").unwrap();
     let rule = config
         .decidable_rules
         .get_mut("default_to_usage_mart")
@@ -131,7 +132,8 @@ fn generic_facts_and_keys() {
 
 #[test]
 fn config_errors_name_rule_and_field() {
-    let mut config: RulesConfig = serde_norway::from_str(EXAMPLE).unwrap();
+    let mut config: RulesConfig =
+        RulesConfig::from_yaml_str(EXAMPLE, "rules.example.yaml").unwrap();
     config
         .semantic_rules
         .insert("reference_date".into(), "dup".into());
