@@ -7,12 +7,15 @@ use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use indicatif::ProgressBar;
 use runlens_core::bundle::Bundle;
 use runlens_core::bundle::v2::stream::EntrySink;
 use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip, write_zip_from};
 use runlens_core::bundle::v2::{DirEntries, MANIFEST, V2Error, read_bundle, write_entries};
 use runlens_core::import::ImportOptions;
 use runlens_core::import::stream::{ReadSeek, Streamed, export_streamed};
+
+use crate::progress::Counting;
 
 /// A bundle's physical form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,8 +83,10 @@ fn refuse_other_folder(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Reads a bundle in any form (the content hash is not checked here).
-pub fn read(path: &Path) -> Result<Bundle> {
+/// Reads a bundle in any form (the content hash is not checked here), advancing `bar` by the
+/// bytes read from a file (a zip or a v1 document; its length is set to the file's size) and
+/// naming the step in its message.
+pub fn read_with(path: &Path, bar: &ProgressBar) -> Result<Bundle> {
     if path.is_dir() {
         if !is_bundle_dir(path) {
             bail!(
@@ -94,18 +99,23 @@ pub fn read(path: &Path) -> Result<Bundle> {
     }
     let mut file =
         File::open(path).with_context(|| format!("reading bundle {}", path.display()))?;
+    bar.set_length(size(path));
     let mut magic = [0u8; 4];
     let is_zip =
         std::io::Read::read_exact(&mut file, &mut magic).is_ok() && magic == *b"PK\x03\x04";
     if is_zip {
-        let mut entries = ZipEntries::new(BufReader::new(file))
+        let counted = Counting(file, bar.clone());
+        let mut entries = ZipEntries::new(BufReader::new(counted))
             .with_context(|| format!("reading bundle {}", path.display()))?;
         return read_bundle(&mut entries)
             .with_context(|| format!("reading bundle {}", path.display()));
     }
-    drop(file);
-    let bytes =
-        std::fs::read(path).with_context(|| format!("reading bundle {}", path.display()))?;
+    std::io::Seek::rewind(&mut file)
+        .with_context(|| format!("reading bundle {}", path.display()))?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut Counting(file, bar.clone()), &mut bytes)
+        .with_context(|| format!("reading bundle {}", path.display()))?;
+    bar.set_message("parsing");
     Bundle::from_slice(&bytes).with_context(|| format!("parsing bundle {}", path.display()))
 }
 

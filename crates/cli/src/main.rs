@@ -10,6 +10,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod bundle_file;
 mod cmd;
 mod io;
+mod progress;
 
 #[derive(Parser)]
 #[command(

@@ -143,24 +143,34 @@ fn serve_help_states_the_upstream_and_in_flight_defaults() {
         .unwrap();
     assert!(output.status.success());
     let help = String::from_utf8_lossy(&output.stdout);
-    let described = |flag: &str, text: &str| {
+    // Long help (the enum flags list their values): each flag's block is its description,
+    // then its default on a line of its own.
+    let described = |flag: &str, text: &str, default: &str| {
         let mut lines = help
             .lines()
             .skip_while(|l| !l.trim_start().starts_with(flag));
         assert!(lines.next().is_some(), "no {flag} in:\n{help}");
-        assert_eq!(lines.next().map(str::trim), Some(text), "{flag}");
+        let block: Vec<&str> = lines
+            .take_while(|l| !l.trim_start().starts_with("--"))
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(block, [text, default], "{flag}");
     };
     described(
         "--upstream-timeout-ms",
-        "Upstream timeout per attempt, milliseconds [default: 10000]",
+        "Upstream timeout per attempt, milliseconds",
+        "[default: 10000]",
     );
     described(
         "--max-retry-wait-ms",
-        "Cap on the wait before the single upstream retry, milliseconds [default: 5000]",
+        "Cap on the wait before the single upstream retry, milliseconds",
+        "[default: 5000]",
     );
     described(
         "--max-in-flight",
-        "Decisions in flight at once; more wait (up to the queue timeout) then get 503 [default: 8]",
+        "Decisions in flight at once; more wait (up to the queue timeout) then get 503",
+        "[default: 8]",
     );
 }
 

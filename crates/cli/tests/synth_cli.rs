@@ -31,9 +31,38 @@ fn article_preset_writes_the_layout_and_imports_with_only_the_planted_duplicates
         "1",
         "--out",
         path(&out),
+        "--json",
     ]);
     assert!(run.status.success(), "{}", text(&run.stderr));
-    assert!(text(&run.stdout).contains("136 dev + 201 leaderboard questions, 20 models"));
+    // --json: one object on stdout, nothing else there.
+    let summary: serde_json::Value = serde_json::from_slice(&run.stdout).expect("one JSON object");
+    assert_eq!(summary["preset"], "article");
+    assert_eq!(summary["seed"], 1);
+    assert_eq!(
+        (
+            &summary["dev_questions"],
+            &summary["board_questions"],
+            &summary["models"]
+        ),
+        (
+            &serde_json::json!(136),
+            &serde_json::json!(201),
+            &serde_json::json!(20)
+        )
+    );
+    assert_eq!(summary["labelled_failures"], 277);
+    let files = summary["files"].as_array().unwrap();
+    let listed: u64 = files.iter().map(|f| f["bytes"].as_u64().unwrap()).sum();
+    assert_eq!(summary["bytes"], listed);
+    let on_disk = files
+        .iter()
+        .map(|f| {
+            std::fs::metadata(out.join(f["path"].as_str().unwrap()))
+                .unwrap()
+                .len()
+        })
+        .sum::<u64>();
+    assert_eq!(listed, on_disk);
     for rel in [
         "SYNTHETIC.md",
         "schema.md",
@@ -51,13 +80,19 @@ fn article_preset_writes_the_layout_and_imports_with_only_the_planted_duplicates
         assert!(out.join(rel).is_file(), "missing {rel}");
     }
     let bundle = tmp.path().join("sample.json");
-    let export = runlens(&["export", path(&out), "-o", path(&bundle), "--quiet"]);
+    let export = runlens(&["export", path(&out), "-o", path(&bundle), "--json"]);
     assert!(
         export.status.success(),
         "{}{}",
         text(&export.stdout),
         text(&export.stderr)
     );
+    let exported: serde_json::Value =
+        serde_json::from_slice(&export.stdout).expect("export --json");
+    assert_eq!(exported["form"], "runlens.bundle/1");
+    assert_eq!(exported["bytes"], std::fs::metadata(&bundle).unwrap().len());
+    assert_eq!(exported["summary"]["models"], 20);
+    assert_eq!(exported["content_hash"].as_str().map(str::len), Some(64));
     let validate = runlens(&["validate", "--json", path(&bundle)]);
     assert!(validate.status.success(), "{}", text(&validate.stdout));
     let report = text(&validate.stdout);

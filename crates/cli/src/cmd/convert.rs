@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 
 use crate::bundle_file::{self, Form};
+use crate::progress;
 
 /// Arguments of `runlens convert`.
 #[derive(clap::Args)]
@@ -29,15 +30,24 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     let form = Form::of_output(&args.output)?;
-    let bundle = bundle_file::read(&args.input)?;
-    bundle.verify_content_hash()?;
-    let written = bundle_file::write(&bundle, &args.output)?;
+    let bar = progress::bytes(args.quiet, Some(0), "reading");
+    let written = bundle_file::read_with(&args.input, &bar).and_then(|bundle| {
+        bar.set_message("checking the content hash");
+        bundle.verify_content_hash()?;
+        bar.set_message(format!("writing {}", form.label()));
+        Ok((
+            bundle_file::write(&bundle, &args.output)?,
+            bundle.content_hash,
+        ))
+    });
+    bar.finish_and_clear();
+    let (written, hash) = written?;
     if !args.quiet {
         eprintln!(
             "wrote {} ({}, {written} bytes, content hash {})",
             args.output.display(),
             form.label(),
-            &bundle.content_hash[..12.min(bundle.content_hash.len())]
+            &hash[..12.min(hash.len())]
         );
     }
     Ok(ExitCode::SUCCESS)

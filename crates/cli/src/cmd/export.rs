@@ -4,14 +4,14 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::Instant;
 
 use anyhow::{Result, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use runlens_core::import::{ImportOptions, import_files};
 
 use crate::bundle_file::{self, Form};
 use crate::io;
+use crate::progress::{self, Counting};
 
 /// Arguments of `runlens export`.
 #[derive(clap::Args)]
@@ -46,10 +46,15 @@ pub struct Args {
     /// Print nothing but errors.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Print one JSON object on stdout: `{"output", "form", "bytes", "content_hash",
+    /// "seconds", "summary", "warnings"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs `runlens export`.
 pub fn run(args: Args) -> Result<ExitCode> {
+    let started = Instant::now();
     let form = Form::of_output(&args.output)?;
     let mut sources = io::Sources {
         schema: args.schema.clone(),
@@ -66,8 +71,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .dirs
         .extend(args.dirs.iter().map(|d| (None, d.clone())));
 
-    let bar = progress(args.quiet);
-    bar.set_message("reading");
+    let bar = progress::bytes(args.quiet || args.json, None, "reading");
     let display_names = args
         .names
         .iter()
@@ -119,7 +123,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     bar.finish_and_clear();
 
-    if !args.quiet {
+    if args.json {
+        let doc = serde_json::json!({
+            "output": args.output.display().to_string(),
+            "form": form.label(),
+            "bytes": written,
+            "content_hash": hash,
+            "seconds": started.elapsed().as_secs_f64(),
+            "summary": summary,
+            "warnings": warnings,
+        });
+        println!("{doc}");
+    } else if !args.quiet {
         let s = summary;
         eprintln!(
             "wrote {} ({}, {} bytes, content hash {}): {} corpora, {} questions, {} result rows, {} models, {} cells, {} failure labels, {} FM labels, {} rankings, {} gate rows, universe of {} tables",
@@ -145,43 +160,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A file whose bytes read are counted on the progress bar.
-struct Counting(std::fs::File, ProgressBar);
-
-impl std::io::Read for Counting {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.0.read(buf)?;
-        self.1.inc(n as u64);
-        Ok(n)
-    }
-}
-
-impl std::io::Seek for Counting {
-    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
-        self.0.seek(to)
-    }
-}
-
 fn split_pair<'a>(spec: &'a str, flag: &str, shape: &str) -> Result<(&'a str, &'a str)> {
     match spec.split_once('=') {
         Some((a, b)) if !a.is_empty() && !b.is_empty() => Ok((a, b)),
         _ => bail!("{flag} {spec:?}: expected {shape}"),
     }
-}
-
-/// A byte-counting spinner on stderr; hidden when stderr is not a terminal or `quiet`.
-fn progress(quiet: bool) -> ProgressBar {
-    let target = if quiet {
-        ProgressDrawTarget::hidden()
-    } else {
-        ProgressDrawTarget::stderr()
-    };
-    let bar = ProgressBar::with_draw_target(None, target);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{spinner} {msg} {binary_bytes} ({binary_bytes_per_sec}) {elapsed}",
-    ) {
-        bar.set_style(style);
-    }
-    bar.enable_steady_tick(Duration::from_millis(120));
-    bar
 }

@@ -70,7 +70,10 @@ fn parse_probability(s: &str) -> Result<f64, String> {
 
 /// Runs `runlens metrics`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bundle = crate::bundle_file::read(&args.bundle)?;
+    let bar = crate::progress::bytes(false, Some(0), "reading");
+    let bundle = crate::bundle_file::read_with(&args.bundle, &bar);
+    bar.finish_and_clear();
+    let bundle = bundle?;
     let body = &bundle.body;
     let corpus = match &args.corpus {
         Some(name) => match body.corpus(name) {
@@ -102,7 +105,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         ..ReportOptions::default()
     };
+    let spinner = crate::progress::bytes(false, None, "computing the metrics");
     let report = metrics_report(body, corpus, &options);
+    spinner.finish_and_clear();
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

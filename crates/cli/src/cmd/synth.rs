@@ -3,12 +3,17 @@
 //! The output is the harness's own layout (not a bundle), so `runlens export` exercises
 //! the importer on it. Same preset and seed give byte-identical files.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use indicatif::ProgressBar;
 use runlens_synth::Preset;
+
+use crate::progress;
 
 /// Arguments of `runlens synth`.
 #[derive(clap::Args)]
@@ -22,6 +27,11 @@ pub struct Args {
     /// Output directory (created if missing; existing files are overwritten).
     #[arg(long)]
     pub out: PathBuf,
+    /// Print one JSON object on stdout: `{"preset", "seed", "out", "seconds", "bytes",
+    /// "files": [{"path", "bytes"}], "tables", "dev_questions", "board_questions", "models",
+    /// "labelled_failures", "labelled_attempts"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `--preset` (synth's [`Preset`], which knows nothing of clap).
@@ -45,11 +55,34 @@ impl From<PresetChoice> for Preset {
     }
 }
 
+/// Sets `bar`'s position to the bytes under `out` twice a second until the returned flag is
+/// cleared (synth writes its files without reporting progress itself).
+fn watch_bytes(out: &Path, bar: &ProgressBar) -> Arc<AtomicBool> {
+    let running = Arc::new(AtomicBool::new(true));
+    let (flag, out, bar) = (running.clone(), out.to_path_buf(), bar.clone());
+    std::thread::spawn(move || {
+        while flag.load(Ordering::Relaxed) {
+            bar.set_position(crate::bundle_file::size(&out));
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    });
+    running
+}
+
 /// Runs `runlens synth`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let preset = Preset::from(args.preset);
-    let summary = runlens_synth::generate(preset, args.seed, &args.out).with_context(|| {
+    let bar = progress::bytes(
+        args.json,
+        None,
+        &format!("writing preset {}", preset.name()),
+    );
+    let watching = watch_bytes(&args.out, &bar);
+    let generated = runlens_synth::generate(preset, args.seed, &args.out);
+    watching.store(false, Ordering::Relaxed);
+    bar.finish_and_clear();
+    let summary = generated.with_context(|| {
         format!(
             "generating preset `{}` into {}",
             preset.name(),
@@ -57,6 +90,29 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         )
     })?;
     let bytes: u64 = summary.files.iter().map(|f| f.1).sum();
+    if args.json {
+        let files: Vec<_> = summary
+            .files
+            .iter()
+            .map(|(path, bytes)| serde_json::json!({"path": path, "bytes": bytes}))
+            .collect();
+        let doc = serde_json::json!({
+            "preset": summary.preset,
+            "seed": summary.seed,
+            "out": args.out.display().to_string(),
+            "seconds": start.elapsed().as_secs_f64(),
+            "bytes": bytes,
+            "files": files,
+            "tables": summary.tables,
+            "dev_questions": summary.dev_questions,
+            "board_questions": summary.board_questions,
+            "models": summary.models,
+            "labelled_failures": summary.labelled_failures,
+            "labelled_attempts": summary.labelled_attempts,
+        });
+        println!("{doc}");
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "wrote {} files ({:.1} MB) to {} in {:.2} s",
         summary.files.len(),

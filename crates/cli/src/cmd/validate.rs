@@ -12,6 +12,7 @@ use runlens_core::import::{ImportOptions, import_files};
 
 use crate::bundle_file;
 use crate::io;
+use crate::progress;
 
 /// Arguments of `runlens validate`.
 #[derive(clap::Args)]
@@ -61,8 +62,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
 type Checked = (Summary, String, Vec<Warning>);
 
 fn check_file(args: &Args) -> Result<Checked> {
-    let bundle = bundle_file::read(&args.path)?;
-    bundle.verify_content_hash()?;
+    let bar = progress::bytes(args.json, Some(0), "reading");
+    let checked = bundle_file::read_with(&args.path, &bar).and_then(|bundle| {
+        bar.set_message("checking the content hash");
+        bundle.verify_content_hash()?;
+        Ok(bundle)
+    });
+    bar.finish_and_clear();
+    let bundle = checked?;
     let summary = bundle.body.summary();
     Ok((summary, bundle.content_hash, bundle.body.warnings))
 }
@@ -72,7 +79,10 @@ fn check_dir(args: &Args) -> Result<Checked> {
         dirs: vec![(None, args.path.clone())],
         ..io::Sources::default()
     };
-    let collected = io::collect(&sources, |_| {})?;
+    let bar = progress::bytes(args.json, None, "reading harness files");
+    let collected = io::collect(&sources, |n| bar.inc(n));
+    bar.finish_and_clear();
+    let collected = collected?;
     let opts = ImportOptions {
         runlens_version: env!("CARGO_PKG_VERSION").to_owned(),
         schema_path: collected.schema_path.clone(),
