@@ -124,6 +124,15 @@ pub(crate) fn parse_object(
     raw: &[u8],
 ) -> Result<Map<String, Value>, ImportError> {
     if let Err(e) = std::str::from_utf8(raw) {
+        // In a whole document, the line of the bad byte.
+        let line = line.or_else(|| {
+            Some(
+                1 + raw[..e.valid_up_to()]
+                    .iter()
+                    .filter(|b| **b == b'\n')
+                    .count(),
+            )
+        });
         return Err(ImportError::at(
             file,
             line,
@@ -135,7 +144,7 @@ pub(crate) fn parse_object(
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(ImportError::at(
             file,
-            line,
+            line.or(Some(1)),
             "a JSON object",
             super::error::describe(&other),
         )),
@@ -149,7 +158,10 @@ fn syntax_error(
     raw: &[u8],
     err: &serde_json::Error,
 ) -> ImportError {
-    // serde_json columns are 1-based and count bytes within the error's line.
+    // serde_json columns are 1-based and count bytes within the error's line; in a whole
+    // document (no line given) its line is the document's.
+    let what = if line.is_some() { "line" } else { "file" };
+    let line = line.or(Some(err.line()));
     let column = err.column();
     let offset = offset_of(raw, err.line(), column);
     let offset = offset.min(raw.len());
@@ -174,7 +186,7 @@ fn syntax_error(
         }
     }
     let found = if err.is_eof() {
-        format!("the line ending early at column {column} (truncated line?)")
+        format!("the {what} ending early at column {column} (truncated {what}?)")
     } else {
         let msg = err.to_string();
         let msg = msg.split(" at line ").next().unwrap_or(&msg).to_owned();
