@@ -6,7 +6,8 @@
 //! the first window (warm-up) growing by at most `SOAK_MAX_GROWTH_PCT` percent. Exits 1
 //! otherwise. Stops by itself; the server is killed at the end.
 //!
-//! `RUNLENS_BIN=target/native/runlens cargo bench --profile native -p runlens-proxy --bench soak`
+//! `cargo build --profile native -p runlens-cli && cargo bench --profile native -p runlens-proxy
+//! --bench soak` (`RUNLENS_BIN` names another binary, as an absolute path).
 //! Options: `SOAK_SECONDS` (60), `SOAK_RATE` (requests/s, 1000: the loopback goal),
 //! `SOAK_CLIENTS` (16), `SOAK_WINDOW_S` (10), `SOAK_MAX_GROWTH_PCT` (10).
 
@@ -23,7 +24,9 @@ use tokio::sync::Mutex;
 
 /// Starts `runlens serve` and returns it with its base URL.
 fn start_server() -> (Child, String) {
-    let bin = std::env::var("RUNLENS_BIN").unwrap_or_else(|_| "target/native/runlens".into());
+    // Benches run in the crate's folder: the default is the workspace's native build.
+    let default = concat!(env!("CARGO_MANIFEST_DIR"), "/../../target/native/runlens");
+    let bin = std::env::var("RUNLENS_BIN").unwrap_or_else(|_| default.into());
     let mut child = Command::new(&bin)
         .args([
             "serve",
