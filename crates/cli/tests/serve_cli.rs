@@ -27,18 +27,25 @@ fn serve(dist: &std::path::Path, extra: &[&str]) -> Command {
 
 /// One HTTP/1.1 GET with `Connection: close`; the whole response as text.
 fn http_get(host: &str, path: &str) -> String {
-    let mut stream = TcpStream::connect(host).unwrap();
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
+    http_get_with(host, path, "")
+}
+
+/// Sends SIGTERM, waits up to 10 s for the exit, and returns it with everything on stderr.
+fn terminate(child: &mut Child) -> (ExitStatus, String) {
+    let kill = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
         .unwrap();
-    write!(
-        stream,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    response
+    assert!(kill.success());
+    let status = wait_for(child, Duration::from_secs(10));
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    (status, stderr)
 }
 
 /// Waits up to `limit` for the child to exit; kills it and panics otherwise.
@@ -86,20 +93,8 @@ fn serve_prints_its_url_answers_and_stops_cleanly_on_sigterm() {
         "{health}"
     );
 
-    let kill = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let status = wait_for(&mut child, Duration::from_secs(10));
+    let (status, stderr) = terminate(&mut child);
     assert_eq!(status.code(), Some(0), "exit status {status:?}");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
     let lines: Vec<&str> = stderr.lines().collect();
     let at = |message: &str| {
         lines
@@ -251,17 +246,7 @@ fn tokens_from_the_environment_guard_the_api_and_are_never_logged() {
         &format!("Authorization: Bearer {token}\r\n"),
     );
     assert!(answered.starts_with("HTTP/1.1 200 OK\r\n"), "{answered}");
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
-    wait_for(&mut child, Duration::from_secs(10));
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let (_, stderr) = terminate(&mut child);
     assert!(stderr.contains("access=\"tokens ana, ben\""), "{stderr}");
     assert!(!stderr.contains(token), "{stderr}");
 }
