@@ -1,6 +1,8 @@
 //! A `<canvas>` that draws a chart with `runlens-charts` whenever the chart changes.
 
 use crate::components::text_measure::MeasuringCanvas;
+use crate::yield_now::yield_now;
+use leptos::task::spawn_local;
 use leptos::{html::Canvas, prelude::*};
 use plotters::prelude::IntoDrawingArea;
 pub use runlens_charts::AnyChart;
@@ -46,42 +48,38 @@ pub fn ChartCanvas(
         resized.try_update(|n| *n = n.wrapping_add(1));
     });
     on_cleanup(move || handle.remove());
+    // Each draw runs in a task of its own, after the view that holds the chart is built and
+    // laid out (a chart's draw and a table's render in one task made the longest tasks of
+    // the views: docs/performance.md). Only the latest request is drawn.
+    let generation = StoredValue::new(0u64);
     Effect::new(move |_| {
         resized.track();
         let chart = chart.get();
         let h = height.get();
         let caption = caption.get();
-        let Some(el) = canvas.get() else { return };
-        // Resizing clears the canvas, so it happens here, before drawing. The chart is laid
-        // out for `w` × `h` CSS pixels and drawn at the screen's pixel density.
-        let w = fit_width(&el, width);
-        let s = device_scale();
-        if el.width() != w * s {
-            el.set_width(w * s);
-        }
-        if el.height() != h * s {
-            el.set_height(h * s);
-        }
-        let _ = el.set_attribute("data-dpr", &s.to_string());
-        let _ = web_sys::HtmlElement::style(&el).set_property("width", &format!("{w}px"));
-        let outcome = MeasuringCanvas::scaled(el, s)
-            .ok_or_else(|| "this browser gave no 2D drawing context".to_owned())
-            .and_then(|backend| {
-                let root = backend.into_drawing_area();
-                let layout = draw_any(&root, &chart, &caption).map_err(|e| e.to_string())?;
-                root.present().map_err(|e| e.to_string())?;
-                Ok(layout)
-            });
-        match outcome {
-            Ok(layout) => {
-                set_failure.set(None);
-                drawn.set_value(Some(layout.clone()));
-                if let Some(cb) = on_layout {
-                    cb.run(layout);
+        let mine = generation.get_value() + 1;
+        generation.set_value(mine);
+        spawn_local(async move {
+            yield_now().await;
+            if generation.try_get_value() != Some(mine) {
+                return;
+            }
+            let Some(Some(el)) = canvas.try_get_untracked() else {
+                return;
+            };
+            match draw(&el, width, h, &chart, &caption) {
+                Ok(layout) => {
+                    set_failure.try_set(None);
+                    drawn.try_set_value(Some(layout.clone()));
+                    if let Some(cb) = on_layout {
+                        cb.run(layout);
+                    }
+                }
+                Err(e) => {
+                    set_failure.try_set(Some(e));
                 }
             }
-            Err(e) => set_failure.set(Some(e)),
-        }
+        });
     });
     let alt = move || {
         let text = chart.with(AnyChart::text_alternative);
@@ -134,6 +132,35 @@ pub fn ChartCanvas(
             <p class="chart-error">"The chart could not be drawn: " {move || failure.get()}</p>
         </Show>
     }
+}
+
+/// Sizes `el` for `chart` (its container's width, at most `width`; `height` CSS pixels; the
+/// screen's pixel density) and draws it; returns the layout.
+fn draw(
+    el: &web_sys::HtmlCanvasElement,
+    width: u32,
+    height: u32,
+    chart: &AnyChart,
+    caption: &str,
+) -> Result<AnyLayout, String> {
+    // Resizing clears the canvas, so it happens here, before drawing. The chart is laid out
+    // for `w` × `h` CSS pixels and drawn at the screen's pixel density.
+    let w = fit_width(el, width);
+    let s = device_scale();
+    if el.width() != w * s {
+        el.set_width(w * s);
+    }
+    if el.height() != height * s {
+        el.set_height(height * s);
+    }
+    let _ = el.set_attribute("data-dpr", &s.to_string());
+    let _ = web_sys::HtmlElement::style(el).set_property("width", &format!("{w}px"));
+    let backend = MeasuringCanvas::scaled(el.clone(), s)
+        .ok_or_else(|| "this browser gave no 2D drawing context".to_owned())?;
+    let root = backend.into_drawing_area();
+    let layout = draw_any(&root, chart, caption).map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())?;
+    Ok(layout)
 }
 
 /// `chart` with `caption` drawn on a new canvas laid out for `size` (CSS pixels) at `scale`

@@ -183,11 +183,28 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
             let bundle = bundle2.clone();
             let mut ordered = shown.clone();
             ordered.sort_by_key(|c| Some(&c.corpus) != headline.as_ref());
+            // The headline board first; the others one task later, so the first render of
+            // the view (often the first thing a reader sees) is one board's work.
+            let rest_ready = RwSignal::new(false);
+            spawn_local(async move {
+                yield_now().await;
+                rest_ready.try_set(true);
+            });
             let sections = ordered
                 .into_iter()
                 .map(|c| {
                     let is_headline = Some(&c.corpus) == headline.as_ref();
-                    corpus_section(c.corpus.clone(), c.questions, Arc::new(c.rows.clone()), loss, is_headline)
+                    let (corpus, questions, rows) = (c.corpus.clone(), c.questions, Arc::new(c.rows.clone()));
+                    if is_headline {
+                        corpus_section(corpus, questions, rows, loss, true).into_any()
+                    } else {
+                        view! {
+                            <Show when=move || rest_ready.get()>
+                                {corpus_section(corpus.clone(), questions, rows.clone(), loss, false)}
+                            </Show>
+                        }
+                        .into_any()
+                    }
                 })
                 .collect_view();
             view! {

@@ -264,6 +264,8 @@ async fn a_chart_is_drawn_for_the_width_of_its_container() {
                 view! { <ChartCanvas id=format!("fit-{px}") chart=chart.clone() /> }
             }));
             leptos::task::tick().await;
+            // Charts draw in a task of their own.
+            runlens_web::yield_now::yield_now().await;
             host.query_selector("canvas")
                 .unwrap()
                 .unwrap()
@@ -314,6 +316,8 @@ async fn hovering_a_bar_reads_out_its_value() {
         view! { <ChartCanvas id="hover-test" chart=chart.clone() on_layout=on_layout /> }
     }));
     leptos::task::tick().await;
+    // Charts draw in a task of their own.
+    runlens_web::yield_now::yield_now().await;
     let canvas: web_sys::HtmlElement = host
         .query_selector("canvas")
         .unwrap()
