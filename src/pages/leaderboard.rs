@@ -26,9 +26,6 @@ use leptos::task::spawn_local;
 /// The rows of one corpus, by pass descending.
 type Rows = Arc<Vec<LeaderboardEntry>>;
 
-/// Rows of a board rendered with the view; the rest come one task later (a screenful).
-const FIRST_ROWS: usize = 12;
-
 /// Okabe-Ito blue: the bars of the top model and of models statistically tied with it.
 const BAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
 /// The same blue, light: the bars of models the paired test separates from the top.
@@ -368,22 +365,14 @@ fn CorpusBoard(
     let caption_text = caption(&format!("{corpus} · leaderboard"));
     let canvas_id = format!("board-{slug}");
     let csv = Callback::new(move |()| view_rows.with_untracked(|r| board_csv(r)));
-    // The first rows render with the view, the rest and the chart one task later (a large
-    // run's board in one task was over 50 ms: docs/performance.md).
+    // The chart mounts one task after the table (together they were the longest task of the
+    // sample's load: docs/performance.md).
     let chart_ready = RwSignal::new(false);
     let (chart_id, chart_caption) = (canvas_id.clone(), caption_text.clone());
     spawn_local(async move {
         yield_now().await;
         chart_ready.try_set(true);
     });
-    let shown_rows = move || {
-        let rows = view_rows.get();
-        if chart_ready.get() {
-            rows
-        } else {
-            rows.into_iter().take(FIRST_ROWS).collect()
-        }
-    };
     view! {
         <article class="corpus-board" data-corpus=slug.clone()>
             <h3>
@@ -398,7 +387,7 @@ fn CorpusBoard(
                     <tr>{COLUMNS.iter().map(|c| view! { <SortHeader column=c /> }).collect_view()}</tr>
                 </thead>
                 <tbody>
-                    <For each=shown_rows key=|e| e.row.model.clone() let(e)>
+                    <For each=move || view_rows.get() key=|e| e.row.model.clone() let(e)>
                         <BoardRow standing=standing(&e, top.as_deref()) entry=e />
                     </For>
                 </tbody>
