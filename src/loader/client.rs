@@ -254,19 +254,9 @@ fn on_message(worker: &Worker, state: &Rc<RefCell<State>>, data: &JsValue) {
                 source,
                 summary: Some(summary),
             };
-            // The views mount from it in a task of their own: decoding it and mounting them
-            // were one task over 50 ms on `large` (docs/performance.md).
-            let state = state.clone();
-            leptos::task::spawn_local(async move {
-                crate::yield_now::yield_now().await;
-                // The whole bundle may have come meanwhile (it takes the summary): it wins.
-                if state.borrow().summary.is_none() {
-                    return;
-                }
-                if let Some(cb) = cb {
-                    cb(Ok(loaded));
-                }
-            });
+            if let Some(cb) = cb {
+                cb(Ok(loaded));
+            }
         }
         FromWorker::Done { mut stats } => {
             let t0 = now_ms();
