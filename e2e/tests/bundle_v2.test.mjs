@@ -89,19 +89,25 @@ async function rangeProxy(mode) {
   return `http://127.0.0.1:${proxy.address().port}/`;
 }
 
-/** Every pass rate the leaderboard shows, by corpus and model (unrounded). */
+/** The sample's corpora: the headline board mounts with the view, the other one task later. */
+const BOARDS = 2;
+
+/** Every pass rate the leaderboard shows, by corpus and model (unrounded), once every
+ * corpus's board shows them. */
 async function shown(page) {
+  await page.waitForFunction((n) => [...document.querySelectorAll('.corpus-board')]
+    .filter((b) => b.querySelector('[data-metric^="pass:"]')).length >= n, BOARDS, { timeout: 60000 });
   return page.$$eval('.corpus-board', (boards) => Object.fromEntries(boards.map((b) => [b.dataset.corpus,
     Object.fromEntries([...b.querySelectorAll('[data-metric^="pass:"]')].map((e) => [e.dataset.metric, e.dataset.value]))])));
 }
 
 /** Records, in `window.__summaryShown`, the pass rates the leaderboard showed from a v2
- * summary (before the whole bundle was in), by corpus and model. */
-function recordSummary() {
+ * summary (before the whole bundle was in), by corpus and model, once `n` boards show them. */
+function recordSummary(n) {
   new MutationObserver(() => {
     if (window.__summaryShown || !document.querySelector('.bundle-header[data-load-summary="true"]')) return;
     const boards = [...document.querySelectorAll('.corpus-board')];
-    if (!boards.some((b) => b.querySelector('[data-metric^="pass:"]'))) return;
+    if (boards.filter((b) => b.querySelector('[data-metric^="pass:"]')).length < n) return;
     window.__summaryShown = Object.fromEntries(boards.map((b) => [b.dataset.corpus,
       Object.fromEntries([...b.querySelectorAll('[data-metric^="pass:"]')].map((e) => [e.dataset.metric, e.dataset.value]))]));
   }).observe(document, { childList: true, subtree: true, attributes: true });
@@ -110,7 +116,7 @@ function recordSummary() {
 /** Opens `base?bundle=bundle`; the requests for bundle files, as "path range". */
 async function open(bundle, base = server.url) {
   const { page, problems } = await newPage(browser);
-  await page.addInitScript(recordSummary);
+  await page.addInitScript(recordSummary, BOARDS);
   const requests = [];
   page.on('request', (r) => {
     const u = new URL(r.url());
