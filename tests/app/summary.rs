@@ -169,6 +169,9 @@ async fn mount_summary(
         view! { <Overview bundle=head.clone() source="bundles/article.zip" stats=stats summary=Some(summary.clone()) /> }
     }));
     leptos::task::tick().await;
+    // The view mounts one task after the header.
+    runlens_web::yield_now::yield_now().await;
+    leptos::task::tick().await;
     (host, arrived, whole)
 }
 
