@@ -132,12 +132,16 @@ pub fn Overview(
             other => lazy_view(other, bundle.clone()),
         }
     };
-    // The view mounts one task after the header: together they were one task over 50 ms on
+    // The view mounts one task after the header, the header's tools (model filter, import
+    // warnings, overrides) one more task later: together they were one task over 50 ms on
     // `large` (docs/performance.md).
     let views_ready = RwSignal::new(false);
+    let tools_ready = RwSignal::new(false);
     leptos::task::spawn_local(async move {
         crate::yield_now::yield_now().await;
         views_ready.try_set(true);
+        crate::yield_now::yield_now().await;
+        tools_ready.try_set(true);
     });
     // The skip link: past the header's controls to the view (focus, no address change).
     let main_ref = NodeRef::<leptos::html::Main>::new();
@@ -188,9 +192,11 @@ pub fn Overview(
                 <HashNotice link_hash=link_hash.clone() bundle_hash=short_hash.clone() />
             </Show>
             <div class="header-tools">
-                <ModelFilter models=models />
-                <ImportWarnings warnings=warnings />
-                <OverridesBar />
+                <Show when=move || tools_ready.get()>
+                    <ModelFilter models=models.clone() />
+                    <ImportWarnings warnings=warnings.clone() />
+                    <OverridesBar />
+                </Show>
             </div>
             <div class="view-bar">
                 <TabBar />
