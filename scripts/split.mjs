@@ -85,8 +85,10 @@ export async function splitApp(dir, html, profile) {
     run('wasm-split-cli', [input, work, '--out-name', NAME]);
     const bg = path.join(work, 'bindgen');
     // --keep-lld-exports: the chunks import the main module's function table by its name.
+    // RUNLENS_WASM_NAMES=1 keeps the function names (for profiles: e2e/bench/profile.mjs).
+    const names = process.env.RUNLENS_WASM_NAMES === '1';
     run('wasm-bindgen', ['--target=web', `--out-dir=${bg}`, `--out-name=${NAME}`, '--no-typescript',
-      '--keep-lld-exports', path.join(work, `${NAME}.wasm`)]);
+      '--keep-lld-exports', ...(names ? ['--keep-debug'] : []), path.join(work, `${NAME}.wasm`)]);
     // Every module under the name it is fetched by before hashing: main, then the chunks.
     const modules = [[`${NAME}_bg.wasm`, path.join(bg, `${NAME}_bg.wasm`)]];
     for (const f of readdirSync(work).sort()) {
@@ -94,7 +96,7 @@ export async function splitApp(dir, html, profile) {
     }
     if (modules.length < 2) fail('wasm-split-cli wrote no chunks');
     if (profile === 'release') {
-      await pool(modules.map(([, file]) => () => runAsync('wasm-opt', [`--output=${file}`, '-Oz', file])), 2);
+      await pool(modules.map(([, file]) => () => runAsync('wasm-opt', [`--output=${file}`, '-Oz', ...(names ? ['-g'] : []), file])), 2);
     }
     let js = readFileSync(path.join(bg, `${NAME}.js`), 'utf8');
     let link = readFileSync(path.join(work, `${LINK}.js`), 'utf8');

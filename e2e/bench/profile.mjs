@@ -1,7 +1,8 @@
 // Profiles opening views (not a test): loads one bundle, then for each tab named on the command
 // line clicks it under a CDP sampling profile (100 µs) and prints the functions with the most
-// self time until the page has no long task for 1 s. Build the app with `data-keep-debug` on the
-// rust link of index.html (e.g. into dist-prof/) so wasm frames keep their names.
+// self time until the page has no long task for 1 s. Build the app with its function names kept
+// (`RUNLENS_WASM_NAMES=1 trunk build --release --offline --dist dist-prof`: scripts/split.mjs
+// then runs wasm-bindgen with --keep-debug and wasm-opt with -g) so wasm frames are named.
 //
 // Usage: RUNLENS_BIN=... node e2e/bench/profile.mjs [--dist DIR] [--bundles DIR] [--top N]
 //          URL_PATH TAB...
