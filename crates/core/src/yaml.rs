@@ -315,12 +315,12 @@ fn show_tag(tag: Option<&Tag>) -> String {
 
 fn scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>) -> Result<Value, String> {
     if let Some(tag) = tag {
-        if tag.handle == "!" && tag.suffix.is_empty() {
+        let suffix = standard_suffix(tag);
+        if (tag.handle == "!" && tag.suffix.is_empty()) || suffix == Some("str") {
             return Ok(Value::Str(text.to_owned()));
         }
         let resolved = plain(text)?;
-        return match standard_suffix(tag) {
-            Some("str") => Ok(Value::Str(text.to_owned())),
+        return match suffix {
             Some("null") if matches!(resolved, Value::Null) => Ok(Value::Null),
             Some("bool") if matches!(resolved, Value::Bool(_)) => Ok(resolved),
             Some("int") if matches!(resolved, Value::Int(_)) => Ok(resolved),

@@ -67,11 +67,7 @@ impl SpendGuard {
 
     /// The limits and today's server count, for `/healthz` (no token names).
     pub fn limits(&self) -> serde_json::Value {
-        let today = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs()
-            / DAY_SECONDS;
+        let today = utc_day(SystemTime::now());
         let total = self
             .counts
             .lock()
@@ -88,7 +84,7 @@ impl SpendGuard {
     /// the server's or the token's budget for the day is spent.
     pub fn spend(&self, token: Option<&str>, now: SystemTime) -> Result<(), ProxyError> {
         let since_epoch = now.duration_since(UNIX_EPOCH).unwrap_or_default();
-        let day = since_epoch.as_secs() / DAY_SECONDS;
+        let day = utc_day(now);
         let until_midnight = Duration::from_secs((day + 1) * DAY_SECONDS) - since_epoch;
         let mut counts = self
             .counts
@@ -124,6 +120,11 @@ impl SpendGuard {
         }
         write_counts(&self.config.state_file, &counts)
     }
+}
+
+/// Days since 1970-01-01 at `now`, UTC.
+fn utc_day(now: SystemTime) -> u64 {
+    now.duration_since(UNIX_EPOCH).unwrap_or_default().as_secs() / DAY_SECONDS
 }
 
 fn write_counts(path: &Path, counts: &Counts) -> Result<(), ProxyError> {
