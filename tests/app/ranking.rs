@@ -24,8 +24,8 @@ fn big() -> Bundle {
     let universe: Vec<String> = (0..TABLES).map(|t| format!("ns.t{t:03}")).collect();
     let rankings = (0..QUESTIONS)
         .map(|i| {
-            let ranked: Vec<String> = (0..TABLES)
-                .map(|p| universe[(i + p) % TABLES].clone())
+            let ranked: Vec<runlens_core::bundle::Name> = (0..TABLES)
+                .map(|p| universe[(i + p) % TABLES].as_str().into())
                 .collect();
             RankingRow {
                 trace_id: format!("q{i:03}"),
@@ -189,7 +189,8 @@ async fn the_question_table_renders_the_rows_in_view_and_scrolls_through_all() {
 /// crm.c, crm.b.
 fn comma_join() -> Bundle {
     let universe: Vec<String> = ["crm.a", "crm.b", "crm.c"].map(String::from).to_vec();
-    let ranked: Vec<String> = ["crm.a", "crm.c", "crm.b"].map(String::from).to_vec();
+    let ranked: Vec<runlens_core::bundle::Name> =
+        ["crm.a", "crm.c", "crm.b"].map(Into::into).to_vec();
     let body = BundleBody {
         synthetic: true,
         namespaces: vec!["crm".into()],

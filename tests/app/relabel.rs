@@ -664,7 +664,7 @@ async fn rerank_against(model: &str, corpus: &'static str) -> (web_sys::HtmlElem
     ]
     .map(String::from)
     .to_vec();
-    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let strings = |v: &[&str]| v.iter().map(|&s| s.into()).collect::<Vec<_>>();
     let corpus_rows = Corpus {
         name: "rank".into(),
         rankings: vec![RankingRow {

@@ -156,12 +156,9 @@ fn bundle() -> Bundle {
             trace_id: "q1".into(),
             gold: vec!["crm.cases".into()],
             ranked: vec!["crm.cases".into(), "crm.accounts".into()],
-            scores: [
-                ("crm.cases".to_string(), 0.91),
-                ("crm.accounts".into(), 0.12),
-            ]
-            .into_iter()
-            .collect(),
+            scores: [("crm.cases".into(), 0.91), ("crm.accounts".into(), 0.12)]
+                .into_iter()
+                .collect(),
             ..RankingRow::default()
         }],
         failure_labels: vec![

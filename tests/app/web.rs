@@ -13,8 +13,8 @@ use wasm_bindgen_test::*;
 fn row(trace_id: &str, ranked: &[&str], gold: &[&str]) -> RankingRow {
     RankingRow {
         trace_id: trace_id.into(),
-        gold: gold.iter().map(|s| s.to_string()).collect(),
-        ranked: ranked.iter().map(|s| s.to_string()).collect(),
+        gold: gold.iter().map(|&s| s.into()).collect(),
+        ranked: ranked.iter().map(|&s| s.into()).collect(),
         ..Default::default()
     }
 }

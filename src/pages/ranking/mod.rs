@@ -40,7 +40,7 @@ pub use crate::theme::prefers_dark;
 pub fn question_rankings(rows: &[RankingRow]) -> Vec<QuestionRanking> {
     rows.iter()
         .map(|r| {
-            let gold: HashSet<&str> = r.gold.iter().map(String::as_str).collect();
+            let gold: HashSet<&str> = r.gold.iter().map(|g| &**g).collect();
             QuestionRanking::new(&r.ranked, &gold)
         })
         .collect()

@@ -6,7 +6,7 @@ use runlens_core::bundle::{GateRow, Outcome, Usage};
 
 use crate::state::{Tab, UrlState};
 
-fn list(v: &Option<Vec<String>>) -> String {
+fn list(v: &Option<Vec<runlens_core::bundle::Name>>) -> String {
     match v.as_deref() {
         None => "—".into(),
         Some([]) => "none".into(),

@@ -150,7 +150,7 @@ pub struct Cell {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
     /// Unknown fields of the cell, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
     /// Where the cell's text record is when a reader left it in its chunk
     /// ([`crate::bundle::v2::read_bundle_light`]): the cell then holds its columns only
@@ -207,7 +207,7 @@ pub struct ResultScore {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub votes: Option<Vec<Vote>>,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -230,7 +230,7 @@ pub struct Vote {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data_equiv: Option<String>,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -285,6 +285,6 @@ pub struct Usage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub calls_missing_usage: Option<u64>,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }

@@ -5,7 +5,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Extra, Outcome, Usage};
+use super::{Extra, Name, Outcome, Usage};
 
 /// One table-ranking row (§5.4). `ranked` is the whole universe in rank order and is
 /// authoritative (stored `scores` are rounded to 4 dp). The stored per-row metrics
@@ -16,19 +16,41 @@ pub struct RankingRow {
     pub trace_id: String,
     /// Gold tables, sorted.
     #[serde(default)]
-    pub gold: Vec<String>,
+    pub gold: Vec<Name>,
     /// Every universe table, best first.
     #[serde(default)]
-    pub ranked: Vec<String>,
+    pub ranked: Vec<Name>,
     /// Table → P(needed), in rank order, as stored (4 dp).
     #[serde(default)]
-    pub scores: IndexMap<String, f64>,
+    pub scores: IndexMap<Name, f64>,
     /// Seconds for client construction plus the call (2 dp as stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_s: Option<f64>,
     /// Stored metrics and unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
+}
+
+impl RankingRow {
+    /// Makes each `scores` key share its name with `ranked` (they list the same tables, as a
+    /// rule in the same order), so a row holds each of its 710 names once. Keys not found in
+    /// `ranked` keep their own copy.
+    pub fn share_score_names(&mut self) {
+        use indexmap::map::MutableKeys;
+        let mut by_name: Option<std::collections::HashMap<&str, &Name>> = None;
+        for (i, (key, _)) in self.scores.iter_mut2().enumerate() {
+            let same = match self.ranked.get(i) {
+                Some(r) if **r == **key => Some(r),
+                _ => by_name
+                    .get_or_insert_with(|| self.ranked.iter().map(|r| (&**r, r)).collect())
+                    .get(&**key)
+                    .copied(),
+            };
+            if let Some(r) = same {
+                *key = Name::clone(r);
+            }
+        }
+    }
 }
 
 /// Code-computed facts sent with a labelling request (§7.4, §7.7).
@@ -44,7 +66,7 @@ pub struct Checks {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has_repeated_query: Option<bool>,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -90,7 +112,7 @@ pub struct FailureLabel {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decidable_verdicts: Option<IndexMap<String, String>>,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -117,7 +139,7 @@ pub struct FmLabel {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -131,22 +153,22 @@ pub struct GateRow {
     pub model: String,
     /// The ranking shown (prepend) or used (divergence).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub topk: Option<Vec<String>>,
+    pub topk: Option<Vec<Name>>,
     /// Hints issued (0 or 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fired: Option<u32>,
     /// Gold tables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub gold: Option<Vec<String>>,
+    pub gold: Option<Vec<Name>>,
     /// Gold minus the tables the baseline read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub missed_gold: Option<Vec<String>>,
+    pub missed_gold: Option<Vec<Name>>,
     /// `missed_gold` ∩ tables the gated arm read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub missed_now_queried: Option<Vec<String>>,
+    pub missed_now_queried: Option<Vec<Name>>,
     /// `missed_gold` ∩ the top-k.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note_covered_missed: Option<Vec<String>>,
+    pub note_covered_missed: Option<Vec<Name>>,
     /// Re-graded baseline arm outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline_outcome: Option<Outcome>,
@@ -178,7 +200,7 @@ pub struct GateRow {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cell_error: Option<String>,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 

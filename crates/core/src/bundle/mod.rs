@@ -18,13 +18,13 @@ pub(crate) mod canonical;
 mod cell;
 mod codec;
 mod corpus;
+mod extra;
 mod jev;
 mod question;
 mod summary;
 pub mod v2;
 mod warning;
 
-use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 pub use canonical::{BodyHasher, CanonicalPieces};
@@ -32,6 +32,7 @@ pub use cell::{Cell, LossRule, Outcome, ResultScore, TextAt, Usage, Vote};
 pub(crate) use codec::hex as hex_lower;
 pub use codec::{BundleError, hex_digest, raw_body_span};
 pub use corpus::{CellRef, Corpus};
+pub use extra::{Extra, ExtraMap};
 pub use jev::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
 pub use question::{Question, ResultRow};
 pub use summary::Summary;
@@ -42,9 +43,10 @@ use crate::rules::RulesConfig;
 /// The format tag every bundle carries in its `format` field.
 pub const FORMAT: &str = "runlens.bundle/1";
 
-/// Unknown JSON fields of a harness row, kept verbatim (sorted by key unless serde_json's
-/// `preserve_order` is on).
-pub type Extra = IndexMap<String, serde_json::Value>;
+/// A table name as rows hold it: shared, so the 710 names of every ranking row and the
+/// gate rows' lists point at one copy each once [`v2`] has read them (a `String` per name
+/// made a `large` ranking row ~90 KB). Reads and writes as a plain JSON string.
+pub type Name = std::sync::Arc<str>;
 
 /// A run bundle: format tag, provenance, the body and the body's content hash.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

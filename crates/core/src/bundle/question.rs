@@ -44,7 +44,7 @@ pub struct Question {
     #[serde(default)]
     pub gt_answer: String,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }
 
@@ -77,6 +77,6 @@ pub struct ResultRow {
     #[serde(default)]
     pub candidates: IndexMap<String, Option<Cell>>,
     /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,
 }

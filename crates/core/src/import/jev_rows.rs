@@ -8,14 +8,19 @@ use serde_json::{Map, Value};
 use super::ImportError;
 use super::fields::{Loc, Obj};
 use super::rows::{opt_outcome, usage};
-use crate::bundle::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
+use crate::bundle::{Checks, FailureLabel, FmLabel, GateRow, Name, RankingRow};
+
+/// Table names as rows hold them.
+fn names(list: Vec<String>) -> Vec<Name> {
+    list.into_iter().map(Name::from).collect()
+}
 
 /// Converts one table-ranking row. Stored metrics (`ndcg@10`, `recall@k`) go to `extra`.
 pub(crate) fn ranking(map: Map<String, Value>, loc: Loc<'_>) -> Result<RankingRow, ImportError> {
     let mut o = Obj::new(map, loc, String::new());
     let trace_id = o.req_str("trace_id")?;
-    let gold = o.str_list("gold")?;
-    let ranked = o.str_list("ranked")?;
+    let gold = names(o.str_list("gold")?);
+    let ranked = names(o.str_list("ranked")?);
     let scores = match o.take_present("scores") {
         None => IndexMap::new(),
         Some(Value::Object(m)) => {
@@ -26,21 +31,23 @@ pub(crate) fn ranking(map: Map<String, Value>, loc: Loc<'_>) -> Result<RankingRo
                     _ => None,
                 };
                 let p = p.ok_or_else(|| loc.error(&format!("scores.{table}"), "a number", &v))?;
-                out.insert(table, p);
+                out.insert(Name::from(table), p);
             }
             out
         }
         Some(other) => return Err(loc.error("scores", "an object of table -> number", &other)),
     };
     let latency_s = o.opt_f64("latency_s")?;
-    Ok(RankingRow {
+    let mut row = RankingRow {
         trace_id,
         gold,
         ranked,
         scores,
         latency_s,
         extra: o.finish(),
-    })
+    };
+    row.share_score_names();
+    Ok(row)
 }
 
 /// Converts one Jev failure label.
@@ -105,12 +112,12 @@ pub(crate) fn gate_row(map: Map<String, Value>, loc: Loc<'_>) -> Result<GateRow,
     let mut o = Obj::new(map, loc, String::new());
     let trace_id = o.req_str("trace_id")?;
     let model = o.req_str("model")?;
-    let topk = o.opt_str_list("topk")?;
+    let topk = o.opt_str_list("topk")?.map(names);
     let fired = o.opt_u32("fired")?;
-    let gold = o.opt_str_list("gold")?;
-    let missed_gold = o.opt_str_list("missed_gold")?;
-    let missed_now_queried = o.opt_str_list("missed_now_queried")?;
-    let note_covered_missed = o.opt_str_list("note_covered_missed")?;
+    let gold = o.opt_str_list("gold")?.map(names);
+    let missed_gold = o.opt_str_list("missed_gold")?.map(names);
+    let missed_now_queried = o.opt_str_list("missed_now_queried")?.map(names);
+    let note_covered_missed = o.opt_str_list("note_covered_missed")?.map(names);
     let baseline_outcome = opt_outcome(&mut o, "baseline_outcome")?;
     let gated_outcome = opt_outcome(&mut o, "gated_outcome")?;
     let recorded_baseline = opt_outcome(&mut o, "recorded_baseline")?;

@@ -235,9 +235,9 @@ fn table_scores<S: std::hash::BuildHasher>(
     r.ranked
         .iter()
         .map(|t| TableScore {
-            table: t.clone(),
+            table: t.to_string(),
             p: r.scores.get(t).copied().unwrap_or(0.0),
-            is_gold: gold.contains(t),
+            is_gold: gold.contains(&**t),
         })
         .collect()
 }

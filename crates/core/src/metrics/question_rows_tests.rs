@@ -18,9 +18,9 @@ pub(crate) fn strings(items: &[&str]) -> Vec<String> {
 pub(crate) fn ranking(id: &str, gold: &[&str], scored: &[(&str, f64)]) -> RankingRow {
     RankingRow {
         trace_id: id.into(),
-        gold: strings(gold),
-        ranked: scored.iter().map(|(t, _)| t.to_string()).collect(),
-        scores: scored.iter().map(|(t, p)| (t.to_string(), *p)).collect(),
+        gold: gold.iter().map(|&g| g.into()).collect(),
+        ranked: scored.iter().map(|&(t, _)| t.into()).collect(),
+        scores: scored.iter().map(|&(t, p)| (t.into(), p)).collect(),
         latency_s: Some(1.84),
         ..RankingRow::default()
     }

@@ -83,7 +83,7 @@ impl<'a> GoldChooser<'a> {
                 fallback: false,
             },
             None => RowGold {
-                tables: row.gold.iter().cloned().collect(),
+                tables: row.gold.iter().map(|t| t.to_string()).collect(),
                 fallback: self.rule == GoldRule::Parser,
             },
         }

@@ -112,10 +112,10 @@ mod tests {
                 "crm.fct_support_case".into(),
             ],
             scores: [
-                ("crm.fct_opportunity".to_string(), 0.9731),
-                ("crm.dim_account".to_string(), 0.8812),
-                ("marts.usage_daily".to_string(), 0.1207),
-                ("crm.fct_support_case".to_string(), 0.0302),
+                ("crm.fct_opportunity".into(), 0.9731),
+                ("crm.dim_account".into(), 0.8812),
+                ("marts.usage_daily".into(), 0.1207),
+                ("crm.fct_support_case".into(), 0.0302),
             ]
             .into_iter()
             .collect(),

@@ -9,6 +9,7 @@ use std::io::Read;
 use super::layout::{ColumnDoc, LAYOUT, TableDoc, Values};
 use super::schema::{Column, Kind};
 use super::split::{Coded, ColumnData};
+use crate::bundle::Name;
 
 /// What a column of `kind` is stored as, for messages.
 fn expected(kind: Kind) -> &'static str {
@@ -117,6 +118,11 @@ fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, De
                     message: format!("list lengths add up to {total}, {} codes", codes.len()),
                 });
             }
+            if let Some(&code) = codes.iter().find(|&&c| c as usize >= dict.len()) {
+                lookup(name, &dict, code)?;
+            }
+            // Every list points at its dictionary's one copy of each name.
+            let names: Vec<Name> = dict.into_iter().map(Name::from).collect();
             let mut codes = codes.into_iter();
             let lists = lens
                 .into_iter()
@@ -124,10 +130,10 @@ fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, De
                     codes
                         .by_ref()
                         .take(len as usize)
-                        .map(|code| lookup(name, &dict, code))
-                        .collect::<Result<Vec<_>, _>>()
+                        .map(|code| Name::clone(&names[code as usize]))
+                        .collect::<Vec<_>>()
                 })
-                .collect::<Result<Vec<_>, _>>()?;
+                .collect::<Vec<_>>();
             ColumnData::StrList(spread(name, bits, rows, lists)?)
         }
         (kind, found) => {

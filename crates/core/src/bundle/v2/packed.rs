@@ -208,7 +208,7 @@ impl Packed {
             ColumnData::StrList(v) => v
                 .get(i)
                 .and_then(Option::as_ref)
-                .map(|list| self.push_list(list.iter().map(String::as_str))),
+                .map(|list| self.push_list(list.iter().map(|s| &**s))),
         }
         .unwrap_or_else(|| self.none());
     }

@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::schema::{Column, Kind, Table};
+use crate::bundle::Name;
 
 /// One column's values, one per row (`None`: the row has no such value). Two columns are
 /// equal when they hold the same values, however they hold them ([`ColumnData::Coded`] or
@@ -22,7 +23,7 @@ pub enum ColumnData {
     /// [`Kind::Dict`] and [`Kind::Text`].
     Str(Vec<Option<String>>),
     /// [`Kind::TextList`].
-    StrList(Vec<Option<Vec<String>>>),
+    StrList(Vec<Option<Vec<Name>>>),
     /// [`Kind::Dict`] as read: each row a code into its dictionary (a column of a few
     /// distinct strings, such as a cell's outcome or model, holds each string once rather
     /// than once per row).
@@ -154,7 +155,7 @@ impl ColumnData {
             ColumnData::Coded(c) => value.as_str().map(|s| c.push(s)),
             ColumnData::StrList(v) => value
                 .as_array()
-                .and_then(|a| a.iter().map(|x| x.as_str().map(str::to_owned)).collect())
+                .and_then(|a| a.iter().map(|x| x.as_str().map(Name::from)).collect())
                 .map(|list| v.push(Some(list))),
         };
         if fitted.is_none() {
@@ -182,7 +183,10 @@ impl ColumnData {
             ColumnData::F64(v) => v.get(i).copied().flatten().map(Value::from),
             ColumnData::Bool(v) => v.get(i).copied().flatten().map(Value::from),
             ColumnData::Str(v) => v.get(i).cloned().flatten().map(Value::from),
-            ColumnData::StrList(v) => v.get(i).cloned().flatten().map(Value::from),
+            ColumnData::StrList(v) => v
+                .get(i)
+                .and_then(Option::as_ref)
+                .map(|l| l.iter().map(|s| Value::from(&**s)).collect()),
             ColumnData::Coded(c) => c.get(i).map(Value::from),
         }
     }

@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use super::schema::GATE_ROWS;
 use super::split::ColumnData;
-use crate::bundle::{FailureLabel, FmLabel, GateRow, Outcome, Question, RankingRow, Usage};
+use crate::bundle::{FailureLabel, FmLabel, GateRow, Name, Outcome, Question, RankingRow, Usage};
 
 /// Row `i`'s values of a table's columns, moved out as they are read.
 pub(crate) struct RowColumns<'a> {
@@ -42,7 +42,7 @@ impl<'a> RowColumns<'a> {
 
     /// The list at column `at`, moved out without the decoder's spare capacity (kept whole,
     /// a ranking row's 710 names would hold up to twice their room).
-    fn list(&mut self, at: usize) -> Option<Vec<String>> {
+    fn list(&mut self, at: usize) -> Option<Vec<Name>> {
         match self.columns.get_mut(at) {
             Some(ColumnData::StrList(v)) => {
                 v.get_mut(self.i).and_then(Option::take).map(|mut l| {
@@ -191,7 +191,11 @@ impl FromColumns for Question {
     fn take_columns(&mut self, row: &mut RowColumns<'_>) -> Result<(), String> {
         set(&mut self.excluded, row.bool(1));
         set_some(&mut self.gt_from, row.text(2));
-        set(&mut self.agreers, row.list(3));
+        set(
+            &mut self.agreers,
+            row.list(3)
+                .map(|l| l.iter().map(|s| s.to_string()).collect()),
+        );
         // 4: n_gt_sql, a copy (the record holds gt_sql).
         // Parsed without a length ahead, collections keep up to twice their room.
         self.gt_sql.shrink_to_fit();
@@ -212,6 +216,7 @@ impl FromColumns for RankingRow {
         set_some(&mut self.latency_s, row.f64(3));
         // Parsed without a length ahead, the 710 scores would keep up to twice their room.
         self.scores.shrink_to_fit();
+        self.share_score_names();
         Ok(())
     }
 }

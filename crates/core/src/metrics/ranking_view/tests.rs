@@ -11,13 +11,13 @@ use crate::metrics::report_retrieval::retrieval_section;
 fn ranking(id: &str, ranked: &[&str], gold: &[&str]) -> RankingRow {
     RankingRow {
         trace_id: id.into(),
-        gold: gold.iter().map(|g| g.to_string()).collect(),
-        ranked: ranked.iter().map(|t| t.to_string()).collect(),
+        gold: gold.iter().map(|&g| g.into()).collect(),
+        ranked: ranked.iter().map(|&t| t.into()).collect(),
         // 0.9, 0.6, 0.3 down the ranking.
         scores: ranked
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.to_string(), 0.9 - 0.3 * i as f64))
+            .map(|(i, &t)| (t.into(), 0.9 - 0.3 * i as f64))
             .collect(),
         ..RankingRow::default()
     }
