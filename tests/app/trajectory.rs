@@ -46,7 +46,7 @@ fn cell(outcome: Outcome, sqls: &[&str], results: &[&str], votes: Vec<Vote>) -> 
         latency: Some(1.5),
         result_score: Some(ResultScore {
             outcome: Some(outcome),
-            tally: Some(tally.into_iter().collect()),
+            tally: Some(Box::new(tally.into_iter().collect())),
             votes: Some(votes),
             ..ResultScore::default()
         }),

@@ -78,7 +78,7 @@ fn cell(rng: &mut Rng) -> Cell {
         result_score: Some(ResultScore {
             outcome: Some(outcome),
             panel: Some(vec!["judge-0".into(), "judge-1".into(), "judge-2".into()]),
-            tally: Some(IndexMap::from([("pass".to_owned(), 2), ("fail".to_owned(), 1)])),
+            tally: Some(Box::new(IndexMap::from([("pass".to_owned(), 2), ("fail".to_owned(), 1)]))),
             votes: Some(votes),
             ..ResultScore::default()
         }),

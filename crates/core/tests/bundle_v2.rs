@@ -874,3 +874,47 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
     assert_eq!(filled, cells);
     assert!(with_sql > 0);
 }
+
+#[test]
+fn a_light_cell_index_past_32_bits_names_entry_row_and_column() {
+    use runlens_core::bundle::v2::codec::decode;
+    use runlens_core::bundle::v2::schema::CELLS;
+    use runlens_core::bundle::v2::text::inflate;
+    use runlens_core::bundle::v2::{MemoryEntries, read_bundle_light, stored_columns};
+    let bundle = dev_bundle();
+    let (manifest, entries) = write_entries(&bundle).unwrap();
+    let path = "corpora/0/cells.cols.gz";
+    let spec = stored_columns(&CELLS);
+    let cells = &entries.iter().find(|e| e.path == path).unwrap().bytes;
+    let (mut cols, rows) = decode(&spec, cells).unwrap();
+    let column = |name: &str| spec.iter().position(|c| c.name == name).unwrap();
+    let ColumnData::U64(lens) = &cols[column("text_len")] else {
+        panic!("text_len is not a U64 column")
+    };
+    // The first cell with a text record; its offset one past u32::MAX.
+    let row = lens.iter().position(|l| l.unwrap_or(0) > 0).unwrap();
+    let at = column("text_offset");
+    let ColumnData::U64(offsets) = &mut cols[at] else {
+        panic!("text_offset is not a U64 column")
+    };
+    offsets[row] = Some(u64::from(u32::MAX) + 1);
+    let mut memory = MemoryEntries::default();
+    memory.0.insert(MANIFEST.to_owned(), manifest);
+    for e in &entries {
+        let bytes = if e.path == path {
+            encode(&spec, &cols, rows)
+        } else {
+            e.bytes.clone()
+        };
+        let plain = if e.path.ends_with(".gz") {
+            inflate(&bytes).unwrap()
+        } else {
+            bytes
+        };
+        memory.0.insert(e.path.clone(), plain);
+    }
+    assert_eq!(
+        read_bundle_light(&mut memory).unwrap_err().to_string(),
+        format!("bundle: entry {path}, row {row}: text_offset: 4294967296 is larger than a u32")
+    );
+}

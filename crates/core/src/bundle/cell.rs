@@ -161,19 +161,20 @@ pub struct Cell {
 }
 
 /// A v2 cell's text record: its place in the cells table's text chunks, and the one fact of
-/// it the metrics read (the number of SQL statements, a column).
+/// it the metrics read (the number of SQL statements, a column). 32-bit fields (a reader
+/// refuses a value past them): every light cell holds one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TextAt {
     /// The cell's row in the cells table (for errors).
-    pub row: u64,
+    pub row: u32,
     /// The text chunk (`cells.text/<chunk>.gz`).
-    pub chunk: u64,
+    pub chunk: u32,
     /// Byte offset of the record in the inflated chunk.
-    pub offset: u64,
+    pub offset: u32,
     /// Its length in bytes (0: an empty record).
-    pub len: u64,
+    pub len: u32,
     /// `len(sqls)`.
-    pub n_sqls: usize,
+    pub n_sqls: u32,
 }
 
 impl Cell {
@@ -184,7 +185,7 @@ impl Cell {
 
     /// `len(sqls)`, also for a cell whose text record is still in its chunk.
     pub fn n_sqls(&self) -> usize {
-        self.text_at.map_or(self.sqls.len(), |t| t.n_sqls)
+        self.text_at.map_or(self.sqls.len(), |t| t.n_sqls as usize)
     }
 }
 
@@ -202,7 +203,7 @@ pub struct ResultScore {
     pub panel: Option<Vec<String>>,
     /// Live-vote counts by outcome (`{"pass": 2, "fail": 1}`), in the order read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tally: Option<IndexMap<String, u32>>,
+    pub tally: Option<Box<IndexMap<String, u32>>>,
     /// Every judge vote, in panel order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub votes: Option<Vec<Vote>>,

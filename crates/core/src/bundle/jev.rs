@@ -211,3 +211,44 @@ impl GateRow {
             || matches!(self.gated_outcome, Some(Outcome::Error))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn score_keys_share_the_ranked_names_in_or_out_of_order() {
+        let name = |s: &str| Name::from(s);
+        let mut row = RankingRow {
+            ranked: vec![name("a.x"), name("a.y"), name("a.z")],
+            // In rank order but for the last two, and one table not ranked at all.
+            scores: [("a.x", 0.9), ("a.z", 0.2), ("a.y", 0.5), ("b.q", 0.1)]
+                .map(|(t, p)| (name(t), p))
+                .into_iter()
+                .collect(),
+            ..RankingRow::default()
+        };
+        row.share_score_names();
+        let keys: Vec<&Name> = row.scores.keys().collect();
+        assert!(std::sync::Arc::ptr_eq(keys[0], &row.ranked[0]));
+        assert!(std::sync::Arc::ptr_eq(keys[1], &row.ranked[2]));
+        assert!(std::sync::Arc::ptr_eq(keys[2], &row.ranked[1]));
+        assert!(
+            !row.ranked
+                .iter()
+                .any(|r| std::sync::Arc::ptr_eq(keys[3], r))
+        );
+        // Same keys, values and order as before; lookups by &str still work.
+        assert_eq!(
+            row.scores
+                .iter()
+                .map(|(t, p)| (&**t, *p))
+                .collect::<Vec<_>>(),
+            [("a.x", 0.9), ("a.z", 0.2), ("a.y", 0.5), ("b.q", 0.1)]
+        );
+        assert_eq!(row.scores.get("a.y"), Some(&0.5));
+    }
+}

@@ -222,7 +222,7 @@ fn result_score(mut o: Obj<'_>) -> Result<ResultScore, ImportError> {
         outcome,
         reasoning,
         panel,
-        tally,
+        tally: tally.map(Box::new),
         votes,
         extra: o.finish(),
     })

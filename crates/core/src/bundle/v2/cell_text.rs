@@ -12,7 +12,7 @@ use super::split::{ColumnData, merge_record};
 use crate::bundle::{Cell, Outcome, ResultScore, Usage};
 
 /// The entry of text chunk `chunk` of the cells of the corpus in `dir` (`corpora/<i>`).
-pub fn cell_text_path(dir: &str, chunk: u64) -> String {
+pub fn cell_text_path(dir: &str, chunk: u32) -> String {
     format!("{dir}/{}.text/{chunk}.gz", CELLS.name)
 }
 

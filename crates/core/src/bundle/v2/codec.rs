@@ -250,6 +250,29 @@ mod tests {
         assert_eq!(tag.dict, ["pass", "fail"]);
         assert_eq!(tag.codes, [Some(0), Some(1), Some(0)]);
         assert_eq!(back[2].str_at(2), Some("pass"));
+        // A name in several lists is one shared copy (its dictionary's).
+        let lists = [
+            Some(vec!["a.t".into(), "b.t".into()]),
+            Some(vec!["b.t".into()]),
+        ];
+        let spec = [SPEC[3]];
+        let (back_lists, _) = decode(
+            &spec,
+            &encode(&spec, &[ColumnData::StrList(lists.to_vec())], 2),
+        )
+        .unwrap();
+        let ColumnData::StrList(l) = &back_lists[0] else {
+            panic!("{:?}", back_lists[0])
+        };
+        let (first, second) = (l[0].as_ref().unwrap(), l[1].as_ref().unwrap());
+        assert_eq!(
+            [first.as_slice(), second.as_slice()],
+            [
+                &lists[0].clone().unwrap()[..],
+                &lists[1].clone().unwrap()[..]
+            ]
+        );
+        assert!(std::sync::Arc::ptr_eq(&first[1], &second[0]));
         // -0.0 keeps its sign bit.
         let ColumnData::F64(x) = &back[1] else {
             panic!()

@@ -41,7 +41,7 @@ pub use read::{
     read_bundle_inflated, read_bundle_light, read_early_tables, read_manifest,
 };
 pub use stream::write_entries;
-pub use write::Entry;
+pub use write::{Entry, stored_columns};
 
 #[cfg(doc)]
 use super::Bundle;

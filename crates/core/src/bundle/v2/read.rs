@@ -388,20 +388,29 @@ fn record_in<'c>(
 /// Row `i` of the cells table as a cell of its columns alone, with where its record is
 /// (none for an empty record: the columns are the whole cell).
 fn light_cell(cells: &Loaded, at: &CellColumns, i: usize) -> Result<Cell, V2Error> {
-    let (mut cell, n_sqls) = at.cell(&cells.columns, i).map_err(|message| V2Error::Row {
+    let row_error = |message: String| V2Error::Row {
         path: cells.path.clone(),
         row: i,
         message,
-    })?;
+    };
+    let (mut cell, n_sqls) = at.cell(&cells.columns, i).map_err(row_error)?;
     let base = cells.columns.len() - 3;
-    let len = u64_at(&cells.columns, base + 2, i).unwrap_or(0);
-    cell.text_at = (len > 0).then(|| TextAt {
-        row: i as u64,
-        chunk: u64_at(&cells.columns, base, i).unwrap_or(0),
-        offset: u64_at(&cells.columns, base + 1, i).unwrap_or(0),
-        len,
-        n_sqls,
-    });
+    let small = |name: &str, value: u64| {
+        u32::try_from(value).map_err(|_| row_error(format!("{name}: {value} is larger than a u32")))
+    };
+    let len = small("text_len", u64_at(&cells.columns, base + 2, i).unwrap_or(0))?;
+    if len > 0 {
+        cell.text_at = Some(TextAt {
+            row: small("row", i as u64)?,
+            chunk: small("text_chunk", u64_at(&cells.columns, base, i).unwrap_or(0))?,
+            offset: small(
+                "text_offset",
+                u64_at(&cells.columns, base + 1, i).unwrap_or(0),
+            )?,
+            len,
+            n_sqls: small("n_sqls", n_sqls as u64)?,
+        });
+    }
     Ok(cell)
 }
 

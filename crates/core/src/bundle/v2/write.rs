@@ -45,7 +45,7 @@ const fn index_column(name: &'static str, kind: Kind) -> Column {
 }
 
 /// The full column list of `table` as stored (its columns, then the index columns).
-pub(crate) fn stored_columns(table: &Table) -> Vec<Column> {
+pub fn stored_columns(table: &Table) -> Vec<Column> {
     let mut out = table.columns.to_vec();
     if table.name == CELLS.name {
         out.extend(CELL_INDEX);
