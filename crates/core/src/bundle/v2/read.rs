@@ -465,7 +465,16 @@ fn read_corpus(
     let cell_columns = CellColumns::new();
     // Typed cells as they are merged (a tree of JSON values per cell would hold several
     // times the text).
-    let mut candidates: Vec<IndexMap<String, Option<Cell>>> = vec![IndexMap::new(); results.rows];
+    // Each map made with room for its row's cells: grown one insert at a time, a map of 40
+    // keeps room for 64 (a quarter of a light bundle's cells).
+    let mut per_row = vec![0usize; results.rows];
+    for i in 0..cells.rows {
+        if let Some(n) = u64_at(&cells.columns, base, i).and_then(|r| per_row.get_mut(r as usize)) {
+            *n += 1;
+        }
+    }
+    let mut candidates: Vec<IndexMap<String, Option<Cell>>> =
+        per_row.into_iter().map(IndexMap::with_capacity).collect();
     for i in 0..cells.rows {
         let row = u64_at(&cells.columns, base, i).map(|r| r as usize);
         let model = cells
