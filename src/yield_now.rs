@@ -31,6 +31,20 @@ pub fn timeout(ms: u32) -> Promise {
     })
 }
 
+/// A flag that turns true `tasks` tasks from now (each a [`yield_now`]): the part of a view
+/// shown behind it renders in a task of its own, after the rest of the view.
+pub fn ready_after_tasks(tasks: u32) -> leptos::prelude::ReadSignal<bool> {
+    use leptos::prelude::{RwSignal, Set};
+    let ready = RwSignal::new(false);
+    leptos::task::spawn_local(async move {
+        for _ in 0..tasks {
+            yield_now().await;
+        }
+        ready.try_set(true);
+    });
+    ready.read_only()
+}
+
 /// Longest wait of [`yield_idle`] for an idle moment before the work runs anyway, ms.
 const IDLE_WAIT_MS: u32 = 2_000;
 

@@ -20,7 +20,7 @@ use crate::loader::summary::Summary;
 use crate::pages::board_columns::{COLUMNS, Column, Value};
 use crate::state::{Sort, UrlState};
 use crate::theme::chart_theme;
-use crate::yield_now::yield_now;
+use crate::yield_now::ready_after_tasks;
 use leptos::task::spawn_local;
 
 /// The rows of one corpus, by pass descending.
@@ -185,11 +185,7 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
             ordered.sort_by_key(|c| Some(&c.corpus) != headline.as_ref());
             // The headline board first; the others one task later, so the first render of
             // the view (often the first thing a reader sees) is one board's work.
-            let rest_ready = RwSignal::new(false);
-            spawn_local(async move {
-                yield_now().await;
-                rest_ready.try_set(true);
-            });
+            let rest_ready = ready_after_tasks(1);
             let sections = ordered
                 .into_iter()
                 .map(|c| {
@@ -367,12 +363,8 @@ fn CorpusBoard(
     let csv = Callback::new(move |()| view_rows.with_untracked(|r| board_csv(r)));
     // The chart mounts one task after the table (together they were the longest task of the
     // sample's load: docs/performance.md).
-    let chart_ready = RwSignal::new(false);
+    let chart_ready = ready_after_tasks(1);
     let (chart_id, chart_caption) = (canvas_id.clone(), caption_text.clone());
-    spawn_local(async move {
-        yield_now().await;
-        chart_ready.try_set(true);
-    });
     view! {
         <article class="corpus-board" data-corpus=slug.clone()>
             <h3>

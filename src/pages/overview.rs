@@ -135,14 +135,8 @@ pub fn Overview(
     // The view mounts one task after the header, the header's tools (model filter, import
     // warnings, overrides) one more task later: together they were one task over 50 ms on
     // `large` (docs/performance.md).
-    let views_ready = RwSignal::new(false);
-    let tools_ready = RwSignal::new(false);
-    leptos::task::spawn_local(async move {
-        crate::yield_now::yield_now().await;
-        views_ready.try_set(true);
-        crate::yield_now::yield_now().await;
-        tools_ready.try_set(true);
-    });
+    let views_ready = crate::yield_now::ready_after_tasks(1);
+    let tools_ready = crate::yield_now::ready_after_tasks(2);
     // The skip link: past the header's controls to the view (focus, no address change).
     let main_ref = NodeRef::<leptos::html::Main>::new();
     let skip = move |ev: leptos::ev::MouseEvent| {
