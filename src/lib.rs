@@ -31,8 +31,9 @@ pub use app::App;
 
 /// Installs the panic hooks, then mounts [`App`] on `<body>` in the next task (the module's
 /// start runs in the browser's task that finishes compiling it; with the first render in it
-/// too, that task was a long one: docs/performance.md), then (in a task of its own,
-/// usually while a bundle downloads) readies the fonts of the charts and the page.
+/// too, that task was a long one: docs/performance.md), then (in tasks of their own,
+/// usually while a bundle downloads) readies the fonts of the charts and the page and opens
+/// `localStorage`.
 pub fn start() {
     panic::install();
     wasm_bindgen_futures::spawn_local(async {
@@ -40,5 +41,7 @@ pub fn start() {
         leptos::mount::mount_to_body(App);
         yield_now::yield_now().await;
         warm_fonts::warm_fonts().await;
+        yield_now::yield_now().await;
+        state::warm_storage();
     });
 }

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 pub use ov_link::{
     LinkOf, MAX_LINK_CHARS, decode_overrides, encode_overrides, is_link_of, link_of, link_value,
 };
-pub use overrides::{OverridesState, relabels_in_force, storage_key};
+pub use overrides::{OverridesState, relabels_in_force, storage_key, warm_storage};
 pub use query::{decode_query, encode_query};
 pub use view_state::{DEFAULT_K, DEFAULT_THRESHOLD, Sort, Tab, ViewState};
 

@@ -294,6 +294,16 @@ fn short(hash: &str) -> String {
     hash.chars().take(12).collect()
 }
 
+/// Opens this origin's `localStorage` (one read of an absent key) while the page waits for a
+/// bundle: Chromium loads the storage area on the first access, synchronously, and the first
+/// access was the saved overrides' read as the overview mounts, inside its longest task
+/// (docs/performance.md).
+pub fn warm_storage() {
+    if let Some(s) = storage() {
+        let _ = s.get_item("runlens.warm");
+    }
+}
+
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
