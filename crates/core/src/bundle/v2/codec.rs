@@ -161,8 +161,10 @@ pub fn decode_plain(
     spec: &[Column],
     plain: &[u8],
 ) -> Result<(Vec<ColumnData>, usize), DecodeError> {
-    let doc: TableDoc =
-        postcard::from_bytes(plain).map_err(|e| DecodeError::Unreadable(e.to_string()))?;
+    // Only the spec's columns are kept; the others are walked over.
+    let names: Vec<&str> = spec.iter().map(|c| c.name).collect();
+    let doc: TableDoc = super::wanted::table_doc(plain, &names)
+        .map_err(|e| DecodeError::Unreadable(e.to_string()))?;
     if doc.layout != LAYOUT {
         return Err(DecodeError::Layout(doc.layout));
     }

@@ -27,6 +27,7 @@ pub mod split;
 pub mod stream;
 pub mod text;
 mod typed_rows;
+mod wanted;
 mod write;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod zip_form;
