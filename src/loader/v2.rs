@@ -398,7 +398,8 @@ async fn send_early_tables(
         done: memory.0.values().map(|b| b.len() as u64).sum(),
         total: None,
     });
-    let partial = split_call!(v2_read_early(memory))
+    let light = early.cell_texts.is_some();
+    let partial = split_call!(v2_read_early(memory, light))
         .map_err(|e| invalid(name, e))?
         .map_err(|e| invalid(name, e))?;
     let partial = Rc::new(partial);
@@ -499,11 +500,15 @@ split_point! {
     }
 }
 split_point! {
-    /// A `runlens.bundle/2` with only its early tables (`read_early_tables`), from entries
-    /// checked and inflated already, taking those (the rest is read beside the tables).
-    v2: fn v2_read_early(entries: &mut MemoryEntries) -> Result<Bundle, V2Error> {
-        runlens_core::bundle::v2::read_early_tables(
-            &mut runlens_core::bundle::v2::TakenEntries(entries),
-        )
+    /// A `runlens.bundle/2` with only its early tables (`read_early_tables`, its `_light`
+    /// form when `light`), from entries checked and inflated already, taking those (the rest
+    /// is read beside the tables).
+    v2: fn v2_read_early(entries: &mut MemoryEntries, light: bool) -> Result<Bundle, V2Error> {
+        let mut taken = runlens_core::bundle::v2::TakenEntries(entries);
+        if light {
+            runlens_core::bundle::v2::read_early_tables_light(&mut taken)
+        } else {
+            runlens_core::bundle::v2::read_early_tables(&mut taken)
+        }
     }
 }

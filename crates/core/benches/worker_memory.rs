@@ -1,7 +1,7 @@
 //! Where the loader worker's memory goes (not a test; `cargo bench -p runlens-core --bench
 //! worker_memory -- BUNDLE.zip`): the reads the worker makes of a v2 zip, natively, under an
 //! allocator that counts live and peak bytes. Steps as in the worker: every entry but the
-//! cells' text chunks inflated in memory, the summary's leaderboard columns, `read_early_tables` (taking the early tables'
+//! cells' text chunks inflated in memory, the summary's leaderboard columns, `read_early_tables_light` (taking the early tables'
 //! entries), then `read_bundle_after` without the cells' text; then what each part of the
 //! light bundle holds (live bytes freed when it is dropped). 64-bit sizes: wasm32's pointers
 //! and `String`/`Vec` headers are half as big, so its figures are somewhat smaller.
@@ -19,7 +19,7 @@ use runlens_core::bundle::v2::facts::{cells_path, model_columns_plain};
 use runlens_core::bundle::v2::zip_form::ZipEntries;
 use runlens_core::bundle::v2::{
     EntrySource, MANIFEST, MemoryEntries, TakenEntries, is_cell_text_path, read_bundle_after,
-    read_early_tables, read_manifest, text::inflate,
+    read_early_tables_light, read_manifest, text::inflate,
 };
 
 struct Counting;
@@ -109,8 +109,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .sum::<Result<usize, _>>()?;
     report(&format!("summary ({columns} model columns)"), t);
     drop(manifest);
-    let early = read_early_tables(&mut TakenEntries(&mut entries))?;
-    report("read_early_tables", t);
+    let early = read_early_tables_light(&mut TakenEntries(&mut entries))?;
+    report("read_early_tables_light", t);
     let bundle = read_bundle_after(&mut entries, early, false)?;
     drop(entries);
     report("read_bundle_after (light), entries dropped", t);

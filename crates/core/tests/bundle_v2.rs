@@ -787,7 +787,7 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
     use runlens_core::bundle::v2::text::inflate;
     use runlens_core::bundle::v2::{
         MemoryEntries, TakenEntries, cell_text_path, fill_cell, is_cell_text_path,
-        read_bundle_after, read_bundle_light, read_early_tables,
+        read_bundle_after, read_bundle_light, read_early_tables, read_early_tables_light,
     };
     use runlens_core::metrics::board_run::boards;
     let bundle = dev_bundle();
@@ -815,11 +815,28 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
     // Read after the early tables, which took their entries and are moved in instead of
     // read again: the same bundle, with or without the cells' text.
     let mut rest = MemoryEntries(memory.0.clone());
-    let early = read_early_tables(&mut TakenEntries(&mut rest)).unwrap();
+    let early = read_early_tables_light(&mut TakenEntries(&mut rest)).unwrap();
     assert!(!rest.0.keys().any(|p| p.contains("rankings")));
     let after = read_bundle_after(&mut rest, early, false).unwrap();
     let light = read_bundle_light(&mut memory).unwrap();
     assert_eq!(after, light);
+    // A light read's questions are the whole bundle's but for the annotators' runs, which
+    // the test corpus has.
+    for (light_c, whole_c) in light.body.corpora.iter().zip(&bundle.body.corpora) {
+        assert_eq!(light_c.questions.len(), whole_c.questions.len());
+        for (l, w) in light_c.questions.iter().zip(&whole_c.questions) {
+            assert_eq!(l.annotators, None);
+            let mut w = w.clone();
+            w.annotators = None;
+            assert_eq!(l, &w);
+        }
+    }
+    assert!(
+        bundle.body.corpora[0]
+            .questions
+            .iter()
+            .any(|q| q.annotators.as_ref().is_some_and(|a| !a.is_empty()))
+    );
     let mut whole = MemoryEntries::default();
     for e in &entries {
         whole.0.insert(e.path.clone(), inflated(e));

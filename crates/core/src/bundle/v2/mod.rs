@@ -39,7 +39,8 @@ pub use cell_text::{cell_text_path, fill_cell, is_cell_text_path};
 pub use read::{
     CopiedEntries, DirEntries, EntrySource, MemoryEntries, TakenEntries, check_digest, check_entry,
     check_size, head_bundle, is_early_table_path, parse_manifest, read_bundle, read_bundle_after,
-    read_bundle_inflated, read_bundle_light, read_early_tables, read_manifest,
+    read_bundle_inflated, read_bundle_light, read_early_tables, read_early_tables_light,
+    read_manifest,
 };
 pub use stream::write_entries;
 pub use write::{Entry, stored_columns};
