@@ -5,7 +5,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Extra, Name, Outcome, Usage};
+use super::{Extra, Name, Outcome, Scores, Usage};
 
 /// One table-ranking row (§5.4). `ranked` is the whole universe in rank order and is
 /// authoritative (stored `scores` are rounded to 4 dp). The stored per-row metrics
@@ -22,7 +22,7 @@ pub struct RankingRow {
     pub ranked: Vec<Name>,
     /// Table → P(needed), in rank order, as stored (4 dp).
     #[serde(default)]
-    pub scores: IndexMap<Name, f64>,
+    pub scores: Scores,
     /// Seconds for client construction plus the call (2 dp as stored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_s: Option<f64>,
@@ -36,20 +36,7 @@ impl RankingRow {
     /// rule in the same order), so a row holds each of its 710 names once. Keys not found in
     /// `ranked` keep their own copy.
     pub fn share_score_names(&mut self) {
-        use indexmap::map::MutableKeys;
-        let mut by_name: Option<std::collections::HashMap<&str, &Name>> = None;
-        for (i, (key, _)) in self.scores.iter_mut2().enumerate() {
-            let same = match self.ranked.get(i) {
-                Some(r) if **r == **key => Some(r),
-                _ => by_name
-                    .get_or_insert_with(|| self.ranked.iter().map(|r| (&**r, r)).collect())
-                    .get(&**key)
-                    .copied(),
-            };
-            if let Some(r) = same {
-                *key = Name::clone(r);
-            }
-        }
+        self.scores.share_names(&self.ranked);
     }
 }
 

@@ -21,6 +21,7 @@ mod corpus;
 mod extra;
 mod jev;
 mod question;
+mod scores;
 mod summary;
 pub mod v2;
 mod warning;
@@ -35,6 +36,7 @@ pub use corpus::{CellRef, Corpus};
 pub use extra::{Extra, ExtraMap};
 pub use jev::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
 pub use question::{Question, ResultRow};
+pub use scores::Scores;
 pub use summary::Summary;
 pub use warning::Warning;
 

@@ -2,13 +2,12 @@
 //! `out/failure_labels.jsonl` (§7.6), `fm_labels.jsonl` (§7.8) and
 //! `out/schema_retrieval_agent.jsonl` (§6.4).
 
-use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use super::ImportError;
 use super::fields::{Loc, Obj};
 use super::rows::{opt_outcome, usage};
-use crate::bundle::{Checks, FailureLabel, FmLabel, GateRow, Name, RankingRow};
+use crate::bundle::{Checks, FailureLabel, FmLabel, GateRow, Name, RankingRow, Scores};
 
 /// Table names as rows hold them.
 fn names(list: Vec<String>) -> Vec<Name> {
@@ -22,18 +21,18 @@ pub(crate) fn ranking(map: Map<String, Value>, loc: Loc<'_>) -> Result<RankingRo
     let gold = names(o.str_list("gold")?);
     let ranked = names(o.str_list("ranked")?);
     let scores = match o.take_present("scores") {
-        None => IndexMap::new(),
+        None => Scores::new(),
         Some(Value::Object(m)) => {
-            let mut out = IndexMap::with_capacity(m.len());
+            let mut out = Vec::with_capacity(m.len());
             for (table, v) in m {
                 let p = match &v {
                     Value::Number(n) => n.as_f64(),
                     _ => None,
                 };
                 let p = p.ok_or_else(|| loc.error(&format!("scores.{table}"), "a number", &v))?;
-                out.insert(Name::from(table), p);
+                out.push((Name::from(table), p));
             }
-            out
+            out.into_iter().collect()
         }
         Some(other) => return Err(loc.error("scores", "an object of table -> number", &other)),
     };
