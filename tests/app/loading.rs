@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use leptos::prelude::*;
 use runlens_core::bundle::{
     Bundle, BundleBody, Cell, Corpus, FmLabel, GateRow, Provenance, ResultRow, ResultScore, Usage,
-    Vote,
+    UsageCounts, Vote,
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
 use runlens_web::data::{BundleRequest, Loaded, Phase, Progress};
@@ -23,11 +23,13 @@ fn cell(n: usize) -> Cell {
         sql_results: (0..n).map(|i| format!("{{\"x\":{i}}}")).collect(),
         final_answer: Some("forty-two".into()),
         turns: Some(n as u32),
-        usage: Some(Usage {
-            total_tokens: Some(100),
-            per_turn: Some(vec![[10, 5, 1, 0, 0]; n]),
-            ..Usage::default()
-        }),
+        usage: Some(
+            Usage::from(UsageCounts {
+                total_tokens: Some(100),
+                ..UsageCounts::default()
+            })
+            .with_per_turn(vec![[10, 5, 1, 0, 0]; n]),
+        ),
         result_score: Some(ResultScore {
             reasoning: Some("because".into()),
             votes: Some(vec![Vote {
@@ -58,11 +60,13 @@ fn bundle() -> Bundle {
         gate_rows: vec![GateRow {
             trace_id: "q1".into(),
             model: "m1".into(),
-            gated_usage: Some(Usage {
-                completion_tokens: Some(7),
-                per_turn: Some(vec![[3, 7, 0, 0, 0]]),
-                ..Usage::default()
-            }),
+            gated_usage: Some(
+                Usage::from(UsageCounts {
+                    completion_tokens: Some(7),
+                    ..UsageCounts::default()
+                })
+                .with_per_turn(vec![[3, 7, 0, 0, 0]]),
+            ),
             ..GateRow::default()
         }],
         fm_labels: vec![FmLabel {

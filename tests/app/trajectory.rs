@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::{
     Bundle, BundleBody, Cell, Checks, Corpus, FailureLabel, FmLabel, GateRow, Outcome, Provenance,
-    Question, RankingRow, ResultRow, ResultScore, Usage, Vote,
+    Question, RankingRow, ResultRow, ResultScore, Usage, UsageCounts, Vote,
 };
 use runlens_web::pages::{RankingView, TrajectoryView};
 use runlens_web::state::{Tab, UrlState, ViewState};
@@ -50,11 +50,13 @@ fn cell(outcome: Outcome, sqls: &[&str], results: &[&str], votes: Vec<Vote>) -> 
             votes: Some(votes),
             ..ResultScore::default()
         }),
-        usage: Some(Usage {
-            total_tokens: Some(380),
-            per_turn: Some(vec![[100, 50, 10, 0, 0], [200, 20, 0, 10, 0]]),
-            ..Usage::default()
-        }),
+        usage: Some(
+            Usage::from(UsageCounts {
+                total_tokens: Some(380),
+                ..UsageCounts::default()
+            })
+            .with_per_turn(vec![[100, 50, 10, 0, 0], [200, 20, 0, 10, 0]]),
+        ),
         ..Cell::default()
     })
 }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use indexmap::IndexMap;
 use runlens_core::bundle::{
     Bundle, BundleBody, Cell, Corpus, Outcome, Provenance, Question, ResultRow, ResultScore, Usage,
-    Vote,
+    UsageCounts, Vote,
 };
 
 /// Deterministic xorshift so the bundle is the same on every run.
@@ -84,7 +84,7 @@ fn cell(rng: &mut Rng) -> Cell {
         }),
         served_model: Some("provider-model-2026-01-01".into()),
         error: None,
-        usage: Some(Usage {
+        usage: Some(Usage::from(UsageCounts {
             prompt_tokens: Some(rng.below(90_000)),
             completion_tokens: Some(rng.below(9_000)),
             reasoning_tokens: Some(0),
@@ -92,10 +92,9 @@ fn cell(rng: &mut Rng) -> Cell {
             cache_write_tokens: Some(3673),
             total_tokens: Some(rng.below(150_000)),
             api_calls: Some(n as u64 + 1),
-            per_turn: Some((0..=n).map(|_| [rng.below(9000), rng.below(900), 0, rng.below(4000), 0]).collect()),
             calls_missing_usage: Some(0),
-            ..Usage::default()
-        }),
+        })
+        .with_per_turn((0..=n).map(|_| [rng.below(9000), rng.below(900), 0, rng.below(4000), 0]).collect())),
         ..Cell::default()
     }
 }

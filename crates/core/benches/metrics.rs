@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use runlens_core::bundle::{GateRow, LossRule, Outcome, Usage};
+use runlens_core::bundle::{GateRow, LossRule, Outcome, Usage, UsageCounts};
 use runlens_core::metrics::bootstrap::SplitMix64;
 use runlens_core::metrics::cell_facts::{CellFacts, TokenFacts};
 use runlens_core::metrics::curves::{
@@ -88,14 +88,14 @@ fn synthetic() -> Input {
             )),
             baseline_turns: Some(1 + rng.below(30) as u32),
             gated_turns: Some(1 + rng.below(30) as u32),
-            baseline_usage: Some(Usage {
+            baseline_usage: Some(Usage::from(UsageCounts {
                 completion_tokens: Some(rng.below(5000) as u64),
-                ..Usage::default()
-            }),
-            gated_usage: Some(Usage {
+                ..UsageCounts::default()
+            })),
+            gated_usage: Some(Usage::from(UsageCounts {
                 completion_tokens: Some(rng.below(5000) as u64),
-                ..Usage::default()
-            }),
+                ..UsageCounts::default()
+            })),
             ..GateRow::default()
         })
         .collect();

@@ -77,8 +77,8 @@ fn votes_usage_and_legacy_outcomes_are_kept_as_read() {
     assert_eq!(cell.latency, Some(41.27));
     let usage = cell.usage.as_ref().unwrap();
     assert_eq!(usage.per_turn.as_ref().unwrap()[1], [8100, 400, 0, 3673, 0]);
-    assert_eq!(usage.calls_missing_usage, Some(3));
-    assert_eq!(usage.total_tokens, Some(64703));
+    assert_eq!(usage.calls_missing_usage(), Some(3));
+    assert_eq!(usage.total_tokens(), Some(64703));
 
     let errored = corpus.cell("q1", "kimi-k3").unwrap();
     assert_eq!((errored.usage.as_ref(), errored.latency), (None, None));
@@ -125,7 +125,11 @@ fn jev_rows_attach_to_the_corpus_and_problems_become_warnings() {
     assert!(corpus.gate_rows[1].is_error());
     assert_eq!(corpus.gate_rows[0].baseline_usage, None);
     assert_eq!(
-        corpus.gate_rows[0].gated_usage.as_ref().unwrap().api_calls,
+        corpus.gate_rows[0]
+            .gated_usage
+            .as_ref()
+            .unwrap()
+            .api_calls(),
         Some(6)
     );
     assert_eq!(corpus.board_manifest.as_ref().unwrap()["schema_version"], 2);

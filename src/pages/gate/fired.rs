@@ -21,7 +21,7 @@ fn pair<T: std::fmt::Display>(a: Option<T>, b: Option<T>) -> String {
 }
 
 fn tokens(r: &GateRow) -> String {
-    let c = |u: Option<&runlens_core::bundle::Usage>| u.and_then(|u| u.completion_tokens);
+    let c = |u: Option<&runlens_core::bundle::Usage>| u.and_then(|u| u.completion_tokens());
     pair(c(r.baseline_usage.as_ref()), c(r.gated_usage.as_ref()))
 }
 

@@ -21,7 +21,7 @@ fn outcome(o: &Option<Outcome>) -> String {
 
 fn tokens(u: &Option<Usage>) -> String {
     u.as_ref()
-        .and_then(|u| u.total_tokens)
+        .and_then(|u| u.total_tokens())
         .map_or_else(|| "—".into(), |t| t.to_string())
 }
 

@@ -45,7 +45,7 @@ pub fn UsageSection(
     let latency = cell
         .latency
         .map_or_else(|| "unknown".to_owned(), |s| format!("{s:.2} s"));
-    let missing = usage.calls_missing_usage.filter(|n| *n > 0);
+    let missing = usage.calls_missing_usage().filter(|n| *n > 0);
     let chart = Signal::derive({
         let turns: Vec<TurnTokens> = per_turn
             .iter()
@@ -70,11 +70,11 @@ pub fn UsageSection(
             <dl class="headline" data-testid="trajectory-usage">
                 <div><dt>"turns"</dt><dd data-value=opt(cell.turns)>{opt(cell.turns)}</dd></div>
                 <div><dt>"latency"</dt><dd data-value=opt(cell.latency)>{latency}</dd></div>
-                <div><dt>"total tokens"</dt><dd data-value=opt(usage.total_tokens)>{opt(usage.total_tokens)}</dd></div>
-                <div><dt>"prompt"</dt><dd>{opt(usage.prompt_tokens)}</dd></div>
-                <div><dt>"completion"</dt><dd>{opt(usage.completion_tokens)}</dd></div>
-                <div><dt>"reasoning"</dt><dd>{opt(usage.reasoning_tokens)}</dd></div>
-                <div><dt>"cache read / write"</dt><dd>{format!("{} / {}", opt(usage.cache_read_tokens), opt(usage.cache_write_tokens))}</dd></div>
+                <div><dt>"total tokens"</dt><dd data-value=opt(usage.total_tokens())>{opt(usage.total_tokens())}</dd></div>
+                <div><dt>"prompt"</dt><dd>{opt(usage.prompt_tokens())}</dd></div>
+                <div><dt>"completion"</dt><dd>{opt(usage.completion_tokens())}</dd></div>
+                <div><dt>"reasoning"</dt><dd>{opt(usage.reasoning_tokens())}</dd></div>
+                <div><dt>"cache read / write"</dt><dd>{format!("{} / {}", opt(usage.cache_read_tokens()), opt(usage.cache_write_tokens()))}</dd></div>
             </dl>
             {cell.served_model.clone().map(|m| view! { <p class="hint">"Served model: " <code>{m}</code></p> })}
             {missing.map(|n| view! { <p class="hint">{format!("{n} calls reported no usage: totals are lower bounds.")}</p> })}

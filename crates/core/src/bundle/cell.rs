@@ -7,7 +7,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::Extra;
+use super::{Extra, Usage};
 
 /// A cell, judge-panel or vote outcome, kept exactly as the harness wrote it.
 ///
@@ -250,42 +250,4 @@ impl Vote {
             other => Outcome::from_str_lossless(other),
         })
     }
-}
-
-/// Token usage of a run (§3.4). Totals are lower bounds when `calls_missing_usage > 0`.
-///
-/// `prompt`, `cache_read` and `cache_write` are disjoint; `reasoning` is inside `completion`.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct Usage {
-    /// Uncached prompt tokens.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_tokens: Option<u64>,
-    /// Output tokens (reasoning included).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub completion_tokens: Option<u64>,
-    /// Reasoning tokens, a breakdown of `completion_tokens`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reasoning_tokens: Option<u64>,
-    /// Prompt tokens read from cache.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_read_tokens: Option<u64>,
-    /// Prompt tokens written to cache.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_write_tokens: Option<u64>,
-    /// prompt + completion + cache_read + cache_write.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub total_tokens: Option<u64>,
-    /// Model calls made.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub api_calls: Option<u64>,
-    /// `[prompt, completion, reasoning, cache_read, cache_write]` per call that reported
-    /// usage, in call order; `None` for the older `bench.py` usage block.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub per_turn: Option<Vec<[u64; 5]>>,
-    /// Calls whose usage was missing (the gap between `api_calls` and `per_turn`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub calls_missing_usage: Option<u64>,
-    /// Unknown fields, kept verbatim.
-    #[serde(default, skip_serializing_if = "Extra::is_empty")]
-    pub extra: Extra,
 }

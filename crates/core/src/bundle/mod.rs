@@ -23,13 +23,14 @@ mod jev;
 mod question;
 mod scores;
 mod summary;
+mod usage;
 pub mod v2;
 mod warning;
 
 use serde::{Deserialize, Serialize};
 
 pub use canonical::{BodyHasher, CanonicalPieces};
-pub use cell::{Cell, LossRule, Outcome, ResultScore, TextAt, Usage, Vote};
+pub use cell::{Cell, LossRule, Outcome, ResultScore, TextAt, Vote};
 pub(crate) use codec::hex as hex_lower;
 pub use codec::{BundleError, hex_digest, raw_body_span};
 pub use corpus::{CellRef, Corpus};
@@ -38,6 +39,7 @@ pub use jev::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
 pub use question::{Question, ResultRow};
 pub use scores::Scores;
 pub use summary::Summary;
+pub use usage::{Usage, UsageCounts};
 pub use warning::Warning;
 
 use crate::rules::RulesConfig;

@@ -8,7 +8,9 @@ use serde_json::{Map, Value};
 
 use super::ImportError;
 use super::fields::{Loc, Obj, u64_of};
-use crate::bundle::{Cell, Outcome, Question, ResultRow, ResultScore, Usage, Vote, Warning};
+use crate::bundle::{
+    Cell, Outcome, Question, ResultRow, ResultScore, Usage, UsageCounts, Vote, Warning,
+};
 
 /// Converts one `annotated.jsonl` row.
 pub(crate) fn question(
@@ -270,7 +272,7 @@ pub(crate) fn usage(mut o: Obj<'_>) -> Result<Usage, ImportError> {
         }
     };
     let calls_missing_usage = o.opt_u64("calls_missing_usage")?;
-    Ok(Usage {
+    let mut usage = Usage::from(UsageCounts {
         prompt_tokens,
         completion_tokens,
         reasoning_tokens,
@@ -278,10 +280,11 @@ pub(crate) fn usage(mut o: Obj<'_>) -> Result<Usage, ImportError> {
         cache_write_tokens,
         total_tokens,
         api_calls,
-        per_turn,
         calls_missing_usage,
-        extra: o.finish(),
-    })
+    });
+    usage.per_turn = per_turn;
+    usage.extra = o.finish();
+    Ok(usage)
 }
 
 fn per_turn_entry(value: &Value) -> Option<[u64; 5]> {

@@ -26,18 +26,18 @@ impl TokenFacts {
     /// Reads a usage block. Example: prompt 10, completion 5, cache 0/0, no total → total 15.
     pub fn from_usage(usage: &Usage) -> TokenFacts {
         let components = [
-            usage.prompt_tokens,
-            usage.completion_tokens,
-            usage.cache_read_tokens,
-            usage.cache_write_tokens,
+            usage.prompt_tokens(),
+            usage.completion_tokens(),
+            usage.cache_read_tokens(),
+            usage.cache_write_tokens(),
         ];
         let summed = components
             .iter()
             .try_fold(0u64, |acc, c| c.map(|c| acc.saturating_add(c)));
         TokenFacts {
-            total: usage.total_tokens.or(summed),
-            output: usage.completion_tokens,
-            exact: usage.calls_missing_usage.unwrap_or(0) == 0,
+            total: usage.total_tokens().or(summed),
+            output: usage.completion_tokens(),
+            exact: usage.calls_missing_usage().unwrap_or(0) == 0,
         }
     }
 }
@@ -103,16 +103,17 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+    use crate::bundle::UsageCounts;
 
     #[test]
     fn token_total_falls_back_to_components_and_flags_lower_bounds() {
-        let usage = Usage {
+        let usage = Usage::from(UsageCounts {
             prompt_tokens: Some(10),
             completion_tokens: Some(5),
             cache_read_tokens: Some(0),
             cache_write_tokens: Some(2),
-            ..Usage::default()
-        };
+            ..UsageCounts::default()
+        });
         assert_eq!(
             TokenFacts::from_usage(&usage),
             TokenFacts {
@@ -121,11 +122,11 @@ mod tests {
                 exact: true
             }
         );
-        let partial = Usage {
+        let partial = Usage::from(UsageCounts {
             completion_tokens: Some(5),
             calls_missing_usage: Some(1),
-            ..Usage::default()
-        };
+            ..UsageCounts::default()
+        });
         assert_eq!(
             TokenFacts::from_usage(&partial),
             TokenFacts {

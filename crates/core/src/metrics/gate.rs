@@ -91,8 +91,8 @@ pub fn gate_diffs(rows: &[&GateRow]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
         .collect();
     let tokens = fired_rows
         .filter_map(|r| {
-            let g = r.gated_usage.as_ref()?.completion_tokens?;
-            let b = r.baseline_usage.as_ref()?.completion_tokens?;
+            let g = r.gated_usage.as_ref()?.completion_tokens()?;
+            let b = r.baseline_usage.as_ref()?.completion_tokens()?;
             Some(g as f64 - b as f64)
         })
         .collect();

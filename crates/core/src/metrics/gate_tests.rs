@@ -4,7 +4,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
-use crate::bundle::Usage;
+use crate::bundle::{Usage, UsageCounts};
 
 fn row(model: &str, base: &str, gated: &str, fired: u32) -> GateRow {
     GateRow {
@@ -18,10 +18,10 @@ fn row(model: &str, base: &str, gated: &str, fired: u32) -> GateRow {
 }
 
 fn usage(out: u64) -> Option<Usage> {
-    Some(Usage {
+    Some(Usage::from(UsageCounts {
         completion_tokens: Some(out),
-        ..Usage::default()
-    })
+        ..UsageCounts::default()
+    }))
 }
 
 #[test]

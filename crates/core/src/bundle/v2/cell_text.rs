@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::V2Error;
 use super::schema::CELLS;
 use super::split::{ColumnData, merge_record};
-use crate::bundle::{Cell, Outcome, ResultScore, Usage};
+use crate::bundle::{Cell, Outcome, ResultScore, Usage, UsageCounts};
 
 /// The entry of text chunk `chunk` of the cells of the corpus in `dir` (`corpora/<i>`).
 pub fn cell_text_path(dir: &str, chunk: u32) -> String {
@@ -92,7 +92,7 @@ impl CellColumns {
             _ => None,
         };
         let u = |k: usize| self.u64(columns, 6 + k, i);
-        let usage = Usage {
+        let usage = Usage::from(UsageCounts {
             prompt_tokens: u(0),
             completion_tokens: u(1),
             reasoning_tokens: u(2),
@@ -101,8 +101,7 @@ impl CellColumns {
             total_tokens: u(5),
             api_calls: u(6),
             calls_missing_usage: u(7),
-            ..Usage::default()
-        };
+        });
         let cell = Cell {
             turns,
             latency,

@@ -12,7 +12,7 @@ use super::split::ColumnData;
 use super::text::inflate;
 use super::write::stored_columns;
 use super::{CorpusInfo, V2Error};
-use crate::bundle::{LossRule, Outcome, Usage};
+use crate::bundle::{LossRule, Outcome, Usage, UsageCounts};
 use crate::metrics::cell_facts::CellFacts;
 use crate::metrics::leaderboard::ModelColumn;
 
@@ -41,7 +41,7 @@ const READ: [&str; 15] = [
 /// either way).
 fn usage_of(usage: &[ColumnData; 8], i: usize) -> Option<Usage> {
     let get = |k: usize| usage[k].u64_at(i);
-    let usage = Usage {
+    let usage = Usage::from(UsageCounts {
         prompt_tokens: get(0),
         completion_tokens: get(1),
         reasoning_tokens: get(2),
@@ -50,8 +50,7 @@ fn usage_of(usage: &[ColumnData; 8], i: usize) -> Option<Usage> {
         total_tokens: get(5),
         api_calls: get(6),
         calls_missing_usage: get(7),
-        ..Usage::default()
-    };
+    });
     (usage != Usage::default()).then_some(usage)
 }
 

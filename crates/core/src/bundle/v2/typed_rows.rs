@@ -174,14 +174,16 @@ fn take_usage(row: &RowColumns<'_>, at: usize, usage: &mut Option<Usage>) -> Res
             .map_or("usage", |c| c.name);
         return Err(no_place(name));
     };
-    set_some(&mut u.prompt_tokens, values[0]);
-    set_some(&mut u.completion_tokens, values[1]);
-    set_some(&mut u.reasoning_tokens, values[2]);
-    set_some(&mut u.cache_read_tokens, values[3]);
-    set_some(&mut u.cache_write_tokens, values[4]);
-    set_some(&mut u.total_tokens, values[5]);
-    set_some(&mut u.api_calls, values[6]);
-    set_some(&mut u.calls_missing_usage, values[7]);
+    let mut c = u.counts();
+    set_some(&mut c.prompt_tokens, values[0]);
+    set_some(&mut c.completion_tokens, values[1]);
+    set_some(&mut c.reasoning_tokens, values[2]);
+    set_some(&mut c.cache_read_tokens, values[3]);
+    set_some(&mut c.cache_write_tokens, values[4]);
+    set_some(&mut c.total_tokens, values[5]);
+    set_some(&mut c.api_calls, values[6]);
+    set_some(&mut c.calls_missing_usage, values[7]);
+    u.set_counts(c);
     Ok(())
 }
 
