@@ -155,7 +155,18 @@ fn draw(
     }
     let _ = el.set_attribute("data-dpr", &s.to_string());
     let _ = web_sys::HtmlElement::style(el).set_property("width", &format!("{w}px"));
-    let backend = MeasuringCanvas::scaled(el.clone(), s)
+    draw_scaled(el, s, chart, caption)
+}
+
+/// `chart` with `caption` drawn on `canvas` (already sized) at `scale` canvas pixels per CSS
+/// pixel; its layout in CSS pixels.
+fn draw_scaled(
+    canvas: &web_sys::HtmlCanvasElement,
+    scale: u32,
+    chart: &AnyChart,
+    caption: &str,
+) -> Result<AnyLayout, String> {
+    let backend = MeasuringCanvas::scaled(canvas.clone(), scale)
         .ok_or_else(|| "this browser gave no 2D drawing context".to_owned())?;
     let root = backend.into_drawing_area();
     let layout = draw_any(&root, chart, caption).map_err(|e| e.to_string())?;
@@ -180,11 +191,7 @@ pub fn render_scaled(
         .ok_or("this browser made no canvas")?;
     canvas.set_width(size.0 * scale.max(1));
     canvas.set_height(size.1 * scale.max(1));
-    let backend = MeasuringCanvas::scaled(canvas.clone(), scale)
-        .ok_or("this browser gave no 2D drawing context")?;
-    let root = backend.into_drawing_area();
-    let layout = draw_any(&root, chart, caption).map_err(|e| e.to_string())?;
-    root.present().map_err(|e| e.to_string())?;
+    let layout = draw_scaled(&canvas, scale, chart, caption)?;
     Ok((canvas, layout))
 }
 
