@@ -3,8 +3,9 @@
 //! Every cell and both arms of every gate row carry one. Eight `Option<u64>` are 128 bytes
 //! (an `Option<u64>` is 16); eight numbers and a byte saying which are present are 72. The
 //! counts read through accessors named as the harness names them; JSON reads and writes
-//! exactly as the plain struct did ([`UsageWire`]).
+//! exactly as the plain struct did (`UsageWire`).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -33,6 +34,7 @@ pub struct UsageCounts {
 }
 
 impl UsageCounts {
+    /// The counts in this struct's order (the order [`Usage`] stores them in).
     fn to_array(self) -> [Option<u64>; 8] {
         [
             self.prompt_tokens,
@@ -44,6 +46,30 @@ impl UsageCounts {
             self.api_calls,
             self.calls_missing_usage,
         ]
+    }
+
+    /// [`UsageCounts::to_array`] back.
+    fn from_array(c: [Option<u64>; 8]) -> UsageCounts {
+        let [
+            prompt_tokens,
+            completion_tokens,
+            reasoning_tokens,
+            cache_read_tokens,
+            cache_write_tokens,
+            total_tokens,
+            api_calls,
+            calls_missing_usage,
+        ] = c;
+        UsageCounts {
+            prompt_tokens,
+            completion_tokens,
+            reasoning_tokens,
+            cache_read_tokens,
+            cache_write_tokens,
+            total_tokens,
+            api_calls,
+            calls_missing_usage,
+        }
     }
 }
 
@@ -103,16 +129,7 @@ impl Usage {
 
     /// The eight counts.
     pub fn counts(&self) -> UsageCounts {
-        UsageCounts {
-            prompt_tokens: self.get(0),
-            completion_tokens: self.get(1),
-            reasoning_tokens: self.get(2),
-            cache_read_tokens: self.get(3),
-            cache_write_tokens: self.get(4),
-            total_tokens: self.get(5),
-            api_calls: self.get(6),
-            calls_missing_usage: self.get(7),
-        }
+        UsageCounts::from_array(std::array::from_fn(|i| self.get(i)))
     }
 
     /// Replaces the eight counts.
@@ -165,59 +182,34 @@ impl fmt::Debug for Usage {
     }
 }
 
-/// The usage block as written: the harness's field order, absent fields left out.
-#[derive(Serialize)]
+/// The usage block as written and read: the harness's field order, absent fields left out.
+/// Written borrowing `per_turn` and `extra`, read owning them.
+#[derive(Serialize, Deserialize)]
 struct UsageWire<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     prompt_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     completion_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     reasoning_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     cache_read_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     cache_write_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     total_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     api_calls: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    per_turn: &'a Option<Vec<[u64; 5]>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    per_turn: Cow<'a, Option<Vec<[u64; 5]>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     calls_missing_usage: Option<u64>,
-    #[serde(skip_serializing_if = "Extra::is_empty")]
-    extra: &'a Extra,
+    #[serde(default, skip_serializing_if = "Extra::is_empty")]
+    extra: Cow<'a, Extra>,
 }
 
-/// [`UsageWire`] as read (every field optional).
-#[derive(Deserialize)]
-struct UsageRead {
-    #[serde(default)]
-    prompt_tokens: Option<u64>,
-    #[serde(default)]
-    completion_tokens: Option<u64>,
-    #[serde(default)]
-    reasoning_tokens: Option<u64>,
-    #[serde(default)]
-    cache_read_tokens: Option<u64>,
-    #[serde(default)]
-    cache_write_tokens: Option<u64>,
-    #[serde(default)]
-    total_tokens: Option<u64>,
-    #[serde(default)]
-    api_calls: Option<u64>,
-    #[serde(default)]
-    per_turn: Option<Vec<[u64; 5]>>,
-    #[serde(default)]
-    calls_missing_usage: Option<u64>,
-    #[serde(default)]
-    extra: Extra,
-}
-
-impl Serialize for Usage {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let c = self.counts();
+impl<'a> UsageWire<'a> {
+    fn new(c: UsageCounts, per_turn: &'a Option<Vec<[u64; 5]>>, extra: &'a Extra) -> Self {
         UsageWire {
             prompt_tokens: c.prompt_tokens,
             completion_tokens: c.completion_tokens,
@@ -226,29 +218,38 @@ impl Serialize for Usage {
             cache_write_tokens: c.cache_write_tokens,
             total_tokens: c.total_tokens,
             api_calls: c.api_calls,
-            per_turn: &self.per_turn,
+            per_turn: Cow::Borrowed(per_turn),
             calls_missing_usage: c.calls_missing_usage,
-            extra: &self.extra,
+            extra: Cow::Borrowed(extra),
         }
-        .serialize(serializer)
+    }
+
+    fn counts(&self) -> UsageCounts {
+        UsageCounts {
+            prompt_tokens: self.prompt_tokens,
+            completion_tokens: self.completion_tokens,
+            reasoning_tokens: self.reasoning_tokens,
+            cache_read_tokens: self.cache_read_tokens,
+            cache_write_tokens: self.cache_write_tokens,
+            total_tokens: self.total_tokens,
+            api_calls: self.api_calls,
+            calls_missing_usage: self.calls_missing_usage,
+        }
+    }
+}
+
+impl Serialize for Usage {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        UsageWire::new(self.counts(), &self.per_turn, &self.extra).serialize(serializer)
     }
 }
 
 impl<'de> Deserialize<'de> for Usage {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let r = UsageRead::deserialize(deserializer)?;
-        let mut usage = Usage::from(UsageCounts {
-            prompt_tokens: r.prompt_tokens,
-            completion_tokens: r.completion_tokens,
-            reasoning_tokens: r.reasoning_tokens,
-            cache_read_tokens: r.cache_read_tokens,
-            cache_write_tokens: r.cache_write_tokens,
-            total_tokens: r.total_tokens,
-            api_calls: r.api_calls,
-            calls_missing_usage: r.calls_missing_usage,
-        });
-        usage.per_turn = r.per_turn;
-        usage.extra = r.extra;
+        let wire = UsageWire::deserialize(deserializer)?;
+        let mut usage = Usage::from(wire.counts());
+        usage.per_turn = wire.per_turn.into_owned();
+        usage.extra = wire.extra.into_owned();
         Ok(usage)
     }
 }

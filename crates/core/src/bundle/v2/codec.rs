@@ -84,13 +84,15 @@ fn spread<T>(
         .collect())
 }
 
-fn lookup(column: &'static str, dict: &[String], code: u32) -> Result<String, DecodeError> {
-    dict.get(code as usize)
-        .cloned()
-        .ok_or_else(|| DecodeError::Length {
+/// An error naming the first code past its dictionary of `dict_len` strings, if any.
+fn check_codes(column: &'static str, dict_len: usize, codes: &[u32]) -> Result<(), DecodeError> {
+    match codes.iter().find(|&&c| c as usize >= dict_len) {
+        Some(code) => Err(DecodeError::Length {
             column,
-            message: format!("code {code} past its dictionary of {}", dict.len()),
-        })
+            message: format!("code {code} past its dictionary of {dict_len}"),
+        }),
+        None => Ok(()),
+    }
 }
 
 fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, DecodeError> {
@@ -101,9 +103,7 @@ fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, De
         (Kind::F64, Values::F64(v)) => ColumnData::F64(spread(name, bits, rows, v)?),
         (Kind::Bool, Values::Bool(v)) => ColumnData::Bool(spread(name, bits, rows, v)?),
         (Kind::Dict | Kind::Text, Values::Dict { dict, codes }) => {
-            if let Some(&code) = codes.iter().find(|&&c| c as usize >= dict.len()) {
-                lookup(name, &dict, code)?;
-            }
+            check_codes(name, dict.len(), &codes)?;
             ColumnData::Coded(Coded {
                 codes: spread(name, bits, rows, codes)?,
                 dict,
@@ -118,9 +118,7 @@ fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, De
                     message: format!("list lengths add up to {total}, {} codes", codes.len()),
                 });
             }
-            if let Some(&code) = codes.iter().find(|&&c| c as usize >= dict.len()) {
-                lookup(name, &dict, code)?;
-            }
+            check_codes(name, dict.len(), &codes)?;
             // Every list points at its dictionary's one copy of each name.
             let names: Vec<Name> = dict.into_iter().map(Name::from).collect();
             let mut codes = codes.into_iter();
