@@ -4,6 +4,7 @@
 use runlens_core::bundle::LossRule;
 use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::matrix_view::MatrixSort;
+use runlens_core::metrics::ranking_metrics::RANKING_METRICS;
 
 /// The dashboard's tabs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -126,6 +127,9 @@ pub struct ViewState {
     pub threshold: f64,
     /// `gold`: gold-table definition (`harness` or `parser`).
     pub gold: GoldRule,
+    /// `curves`: the ranking metrics the curve chart draws, by registry key in registry
+    /// order (`ndcg,mrr`); empty = the harness's three.
+    pub curves: Vec<String>,
     /// `q`: search text of the per-question table.
     pub search: String,
     /// `ngold`: only questions with this many gold tables.
@@ -188,6 +192,7 @@ impl Default for ViewState {
             k: DEFAULT_K,
             threshold: DEFAULT_THRESHOLD,
             gold: GoldRule::Harness,
+            curves: Vec::new(),
             search: String::new(),
             n_gold: None,
             below5: false,
@@ -231,6 +236,16 @@ fn set_probability(target: &mut f64, value: &str) {
     }
 }
 
+/// The known ranking-metric keys of a `curves=` value, each once, in registry order.
+fn curve_keys(value: &str) -> Vec<String> {
+    let asked: Vec<&str> = value.split(',').map(str::trim).collect();
+    RANKING_METRICS
+        .iter()
+        .filter(|m| asked.contains(&m.key))
+        .map(|m| m.key.to_owned())
+        .collect()
+}
+
 fn non_empty(v: &str) -> Option<String> {
     let v = v.trim();
     (!v.is_empty()).then(|| v.to_owned())
@@ -269,6 +284,7 @@ impl ViewState {
                         GoldRule::Harness
                     };
                 }
+                "curves" => s.curves = curve_keys(value),
                 "q" => s.search = value.to_owned(),
                 "ngold" => s.n_gold = value.parse().ok(),
                 "below5" => s.below5 = value == "1",
@@ -329,6 +345,10 @@ impl ViewState {
         put(
             "gold",
             (self.gold != d.gold).then(|| gold_key(self.gold).to_owned()),
+        );
+        put(
+            "curves",
+            (!self.curves.is_empty()).then(|| self.curves.join(",")),
         );
         put("q", (!self.search.is_empty()).then(|| self.search.clone()));
         put("ngold", self.n_gold.map(|n| n.to_string()));

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow};
+use runlens_core::metrics::ranking_metrics::{ALL_REQUIRED, MRR, NDCG, RANKING_METRICS, RECALL};
 use runlens_core::metrics::report::ReportOptions;
 use runlens_core::metrics::report_retrieval::retrieval_section;
 use runlens_web::pages::RankingView;
@@ -110,7 +111,7 @@ async fn a_large_corpus_is_answered_then_the_answer_is_shown() {
     assert_eq!(metric(&host, "all_required@10"), Some(7.0 / 300.0));
     // Bit-identical to the one-shot core section (what `runlens metrics` computes).
     let once = retrieval_section(&b.body, &b.body.corpora[0], &ReportOptions::default());
-    assert_eq!(metric(&host, "ndcg@10"), Some(once.curves.ndcg[9]));
+    assert_eq!(metric(&host, "ndcg@10"), once.curves.at(&NDCG, 10));
     // Every P is 0.3 < 0.5: the high-confidence set is the top table alone; it is gold for
     // i = 0 only (position 0), so precision = recall = coverage = 1/300.
     assert_eq!(
@@ -397,10 +398,137 @@ async fn the_selects_show_the_shown_corpus_and_the_linked_gold_count() {
 fn headline_terms_are_words() {
     use runlens_web::pages::ranking::headline_term;
     assert_eq!(headline_term("ndcg@10"), "nDCG@10");
-    assert_eq!(headline_term("all_required@5"), "all required@5");
+    assert_eq!(headline_term("all_required@5"), "all-required@5");
+    assert_eq!(headline_term("mrr@10"), "MRR@10");
+    assert_eq!(headline_term("success@3"), "success@3");
     assert_eq!(headline_term("recall@10"), "recall@10");
     assert_eq!(
         headline_term("high_confidence:full_coverage"),
         "share of questions whose set holds every gold table"
+    );
+}
+
+fn checkbox(host: &web_sys::HtmlElement, key: &str) -> web_sys::HtmlInputElement {
+    host.query_selector(&format!(
+        "[data-testid='curve-picker'] input[data-curve='{key}']"
+    ))
+    .unwrap()
+    .unwrap()
+    .unchecked_into()
+}
+
+fn ticked(host: &web_sys::HtmlElement) -> Vec<String> {
+    RANKING_METRICS
+        .iter()
+        .filter(|m| checkbox(host, m.key).checked())
+        .map(|m| m.key.to_owned())
+        .collect()
+}
+
+fn cell(host: &web_sys::HtmlElement, name: &str) -> Option<f64> {
+    host.query_selector(&format!("td[data-cell='{name}']"))
+        .unwrap()
+        .map(|e| e.get_attribute("data-value").unwrap().parse().unwrap())
+}
+
+#[wasm_bindgen_test]
+async fn the_curve_picker_chooses_the_curves_drawn_and_the_table_has_them_all() {
+    // q1's one (stored) gold table crm.a is ranked first of 3: every metric is 1 at every k
+    // but precision, 1/k.
+    let b = comma_join_asking("Which curves?");
+    let state = ViewState {
+        tab: Tab::Ranking,
+        corpus: Some("c".into()),
+        k: 3,
+        ..ViewState::default()
+    };
+    let (host, url) = mount_with(b, state);
+    assert_eq!(wait_for_metric(&host, "recall@3", 1.0).await, Some(1.0));
+    assert_eq!(ticked(&host), ["ndcg", "recall", "all_required"]);
+    assert_eq!(metric(&host, "ndcg@3"), Some(1.0));
+    assert_eq!(metric(&host, "precision@3"), None);
+    // The exact-value table has every metric whether drawn or not.
+    assert_eq!(cell(&host, "precision@2"), Some(1.0 / 2.0));
+    assert_eq!(cell(&host, "precision@3"), Some(1.0 / 3.0));
+    assert_eq!(cell(&host, "mrr@1"), Some(1.0));
+    assert_eq!(cell(&host, "success@1"), Some(1.0));
+    let headers = host
+        .query_selector_all("table.values thead th")
+        .unwrap()
+        .length();
+    assert_eq!(headers as usize, 1 + RANKING_METRICS.len());
+
+    checkbox(&host, "precision").click();
+    leptos::task::tick().await;
+    assert_eq!(
+        url.with_untracked(|s| s.curves.clone()),
+        ["ndcg", "recall", "all_required", "precision"]
+    );
+    assert_eq!(metric(&host, "precision@3"), Some(1.0 / 3.0));
+
+    // Down to precision alone: its box cannot be unticked.
+    for key in ["ndcg", "recall", "all_required"] {
+        checkbox(&host, key).click();
+        leptos::task::tick().await;
+    }
+    assert_eq!(ticked(&host), ["precision"]);
+    assert!(checkbox(&host, "precision").disabled());
+    assert_eq!(metric(&host, "ndcg@3"), None);
+    // Back to the harness's three: `curves=` leaves the link.
+    for key in ["ndcg", "recall", "all_required", "precision"] {
+        checkbox(&host, key).click();
+        leptos::task::tick().await;
+    }
+    assert_eq!(ticked(&host), ["ndcg", "recall", "all_required"]);
+    assert!(url.with_untracked(|s| s.curves.is_empty()));
+}
+
+#[wasm_bindgen_test]
+fn the_chart_draws_the_chosen_curves_in_registry_order_and_the_csv_has_every_curve() {
+    use runlens_charts::{Marker, Palette, Theme};
+    use runlens_core::metrics::curves::{QuestionRanking, retrieval_curves};
+    use runlens_web::pages::ranking::{curve_chart, curves_csv, shown_metrics};
+    // One question, gold at positions 1 of 2 gold tables; k = 1, 2.
+    let curves = retrieval_curves(
+        &[QuestionRanking {
+            positions: vec![1],
+            n_gold: 2,
+        }],
+        2,
+    );
+    let shown = shown_metrics(&["mrr".to_owned(), "recall".to_owned()]);
+    assert_eq!(shown, [&RECALL, &MRR]);
+    let chart = curve_chart("t".into(), &curves, &shown, Theme::LIGHT);
+    let drawn: Vec<_> = chart
+        .series
+        .iter()
+        .map(|s| (s.label.as_str(), s.color, s.marker, s.points.clone()))
+        .collect();
+    assert_eq!(
+        drawn,
+        [
+            (
+                "recall@k",
+                Palette::RECALL,
+                Marker::Circle,
+                vec![(1, 0.0), (2, 1.0 / 2.0)]
+            ),
+            (
+                "MRR@k",
+                Palette::MORE_CURVES[2],
+                Marker::Triangle,
+                vec![(1, 0.0), (2, 1.0 / 2.0)]
+            ),
+        ]
+    );
+    assert_eq!(shown_metrics(&[]), [&NDCG, &RECALL, &ALL_REQUIRED]);
+    let ndcg2 = (1.0 / 3f64.log2()) / (1.0 + 1.0 / 3f64.log2());
+    assert_eq!(
+        curves_csv(&curves),
+        format!(
+            "k,ndcg,recall,all_required,precision,success,mrr\r\n\
+             1,0,0,0,0,0,0\r\n\
+             2,{ndcg2},0.5,0,0.5,1,0.5\r\n"
+        )
     );
 }

@@ -20,6 +20,7 @@ fn full_state() -> ViewState {
         k: 7,
         threshold: 0.35,
         gold: GoldRule::Parser,
+        curves: vec!["ndcg".into(), "mrr".into()],
         search: "MRR by month, EMEA=North?".into(),
         n_gold: Some(2),
         below5: true,
@@ -60,7 +61,7 @@ fn every_field_round_trips_through_the_query() {
         q,
         "?bundle=https://example.org/runs/a%20b.json.gz&h=0123456789ab&tab=ranking\
          &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b&k=7&t=0.35&gold=parser\
-         &q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&lbsort=turns\
+         &curves=ndcg,mrr&q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&lbsort=turns\
          &loss=fail&pool=1&question=ex-007&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&mxfail=1&mxsub=wrong_join\
          &mxq=orders%20%26%20co&mxsort=hardest&gmodel=gpt-4.1\
          &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1&jev=http://127.0.0.1:8080"
@@ -88,6 +89,12 @@ fn hand_edited_links_fall_back_to_defaults() {
         ..ViewState::default()
     };
     assert_eq!(s, expected);
+    // Unknown curve keys are dropped, repeats kept once, the order is the registry's.
+    assert_eq!(
+        decode_query("curves=mrr,hit,ndcg,mrr").curves,
+        ["ndcg", "mrr"]
+    );
+    assert!(decode_query("curves=hit").curves.is_empty());
     // k is clamped to at least 1; `+` is a space.
     assert_eq!(decode_query("k=0").k, 1);
     assert_eq!(decode_query("?q=a+b").search, "a b");

@@ -17,6 +17,10 @@ pub enum Marker {
     Square,
     /// Filled triangle.
     Triangle,
+    /// Filled diamond.
+    Diamond,
+    /// Filled triangle pointing down.
+    TriangleDown,
 }
 
 /// One line: a label for the legend, a colour, a marker and `(k, value)` points.
@@ -174,6 +178,14 @@ fn draw_legend<DB: DrawingBackend>(
                 vec![(mid, y - 5), (mid - 5, y + 4), (mid + 5, y + 4)],
                 fill,
             ))?,
+            Marker::Diamond => area.draw(&Polygon::new(
+                vec![(mid, y - 5), (mid + 5, y), (mid, y + 5), (mid - 5, y)],
+                fill,
+            ))?,
+            Marker::TriangleDown => area.draw(&Polygon::new(
+                vec![(mid, y + 5), (mid - 5, y - 4), (mid + 5, y - 4)],
+                fill,
+            ))?,
         }
         area.draw(&Text::new(s.label.clone(), (b + 6, y), style.clone()))?;
     }
@@ -205,6 +217,16 @@ fn draw_markers<DB: DrawingBackend>(
         }
         Marker::Triangle => {
             ctx.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 5, style)))?;
+        }
+        Marker::Diamond => {
+            ctx.draw_series(pts.iter().map(|&p| {
+                EmptyElement::at(p) + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
+            }))?;
+        }
+        Marker::TriangleDown => {
+            ctx.draw_series(pts.iter().map(|&p| {
+                EmptyElement::at(p) + Polygon::new(vec![(0, 5), (-5, -4), (5, -4)], style)
+            }))?;
         }
     }
     Ok(())

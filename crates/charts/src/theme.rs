@@ -12,6 +12,13 @@ impl Palette {
     pub const ALL_REQUIRED: RGBColor = RGBColor(0xd6, 0x27, 0x28);
     /// nDCG@k (not plotted by the harness): Okabe-Ito bluish green (`#009E73`).
     pub const NDCG: RGBColor = RGBColor(0x00, 0x9e, 0x73);
+    /// Further metric curves (precision@k, success@k, MRR@k, …), in order: Okabe-Ito orange
+    /// (`#E69F00`), reddish purple (`#CC79A7`) and sky blue (`#56B4E9`).
+    pub const MORE_CURVES: [RGBColor; 3] = [
+        RGBColor(0xe6, 0x9f, 0x00),
+        RGBColor(0xcc, 0x79, 0xa7),
+        RGBColor(0x56, 0xb4, 0xe9),
+    ];
     /// Gold tables in the per-question chart: Okabe-Ito vermillion (`#D55E00`).
     pub const GOLD: RGBColor = RGBColor(0xd5, 0x5e, 0x00);
     /// Non-gold tables and the "not found" k* bar: Okabe-Ito grey (`#999999`).

@@ -149,3 +149,44 @@ fn a_title_longer_than_the_chart_is_wide_wraps_and_keeps_every_word() {
     // The extra lines take room from the plot, not from the canvas edge.
     assert!(narrow_layout.y_px.1 > wide_layout.y_px.1);
 }
+
+/// The `points` of every `<polygon>` in document order.
+fn polygons(svg: &str) -> Vec<Vec<(i32, i32)>> {
+    svg.match_indices("<polygon")
+        .map(|(i, _)| {
+            let s = &svg[i..];
+            let start = s.find("points=\"").unwrap() + 8;
+            let end = start + s[start..].find('"').unwrap();
+            s[start..end]
+                .split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn diamond_and_down_triangle_markers_sit_on_their_points() {
+    for (marker, shape) in [
+        (Marker::Diamond, vec![(0, -5), (5, 0), (0, 5), (-5, 0)]),
+        (Marker::TriangleDown, vec![(0, 5), (-5, -4), (5, -4)]),
+    ] {
+        let mut c = chart(vec![(1, 1.0), (2, 0.0)], 2);
+        c.series[0].marker = marker;
+        let (svg, layout) = render(&c);
+        assert!(circles(&svg).is_empty(), "{marker:?}");
+        let drawn = polygons(&svg);
+        // Two markers, then the legend's sample marker.
+        assert_eq!(drawn.len(), 3, "{marker:?}");
+        for (polygon, (cx, cy)) in drawn.iter().zip([
+            (layout.x_px.0, layout.y_px.1),
+            (layout.x_px.1, layout.y_px.0),
+        ]) {
+            let want: Vec<(i32, i32)> = shape.iter().map(|(dx, dy)| (cx + dx, cy + dy)).collect();
+            assert_eq!(polygon, &want, "{marker:?}");
+        }
+    }
+}

@@ -165,7 +165,28 @@ fn retrieval_section_harness_rule() {
     assert_eq!(rt["all_required"], json!([0.0, 0.5, 1.0, 1.0]));
     let q2_ndcg3 = 1.0 / 4f64.log2();
     assert!((f(&rt["ndcg"][2]) - (1.0 + q2_ndcg3) / 2.0).abs() < 1e-15);
-    assert!((f(&rt["mrr"]) - (1.0 + 1.0 / 3.0) / 2.0).abs() < 1e-15);
+    // The runlens extensions, lists aligned with k like the harness's three: q2's one gold
+    // table enters at k = 3 (rank 3).
+    assert_eq!(
+        rt["mrr"],
+        json!([
+            (1.0 + 0.0) / 2.0,
+            (1.0 + 0.0) / 2.0,
+            (1.0 + 1.0 / 3.0) / 2.0,
+            (1.0 + 1.0 / 3.0) / 2.0
+        ])
+    );
+    assert_eq!(
+        rt["precision"],
+        json!([
+            (1.0 / 1.0 + 0.0) / 2.0,
+            (2.0 / 2.0 + 0.0) / 2.0,
+            (2.0 / 3.0 + 1.0 / 3.0) / 2.0,
+            (2.0 / 4.0 + 1.0 / 4.0) / 2.0
+        ])
+    );
+    assert_eq!(rt["success"], json!([0.5, 0.5, 1.0, 1.0]));
+    assert!(rt.get("hit").is_none());
     // High-confidence set at 0.5: q1 {usage_daily, dim_account} covers; q2 falls back to {dim_account}.
     assert_eq!(rt["high_confidence"]["mean_size"], json!((2.0 + 1.0) / 2.0));
     assert_eq!(rt["high_confidence"]["full_coverage"], json!(0.5));
@@ -174,6 +195,30 @@ fn retrieval_section_harness_rule() {
     assert_eq!(
         rt["gold_rule_differences"][0]["only_parser"],
         json!(["crm.dim_account"])
+    );
+}
+
+#[test]
+fn the_readable_table_has_a_column_per_ranking_metric() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_bundle(dir.path());
+    let (ok, stdout, stderr) = run(&[path.to_str().unwrap(), "--k-max", "3", "--resamples", "200"]);
+    assert!(ok, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("## Table ranking"))
+        .unwrap();
+    assert_eq!(
+        &lines[at + 1..at + 5],
+        [
+            "   k     nDCG   recall  all-req      P@k  success      MRR",
+            // k = 1: nDCG (1 + 0) / 2; precision (1 + 0) / 2.
+            "   1    0.500    0.250    0.000    0.500    0.500    0.500",
+            "   2    0.500    0.500    0.500    0.500    0.500    0.500",
+            // k = 3: q2's gold at rank 3: nDCG (1 + 1/log2 4) / 2 = 0.75; MRR (1 + 1/3) / 2.
+            "   3    0.750    1.000    1.000    0.500    1.000    0.667",
+        ]
     );
 }
 

@@ -8,8 +8,10 @@ use proptest::prelude::*;
 use runlens_core::metrics::curves::{QuestionRanking, k_star_distribution, retrieval_curves};
 use runlens_core::metrics::failures::{count_failures, histogram};
 use runlens_core::metrics::ranking::{
-    all_required_at_k, ndcg_at_k, ndcg_from_positions, precision_from_positions, recall_at_k,
-    recall_from_positions,
+    all_required_at_k, ndcg_at_k, ndcg_from_positions, recall_at_k, recall_from_positions,
+};
+use runlens_core::metrics::ranking_metrics::{
+    ALL_REQUIRED, MRR, NDCG, RANKING_METRICS, RECALL, SUCCESS,
 };
 use runlens_core::metrics::stats::{median, quantile_linear};
 use runlens_core::metrics::taxonomy::SUB_MODES;
@@ -49,9 +51,11 @@ proptest! {
         let qs: Vec<QuestionRanking> = rows.iter().map(|(r, g)| QuestionRanking::new(r, g)).collect();
         let c = retrieval_curves(&qs, 10);
         for j in 1..10 {
-            prop_assert!(c.recall[j] >= c.recall[j - 1]);
-            prop_assert!(c.all_required[j] >= c.all_required[j - 1]);
-            prop_assert!(c.hit[j] >= c.hit[j - 1]);
+            prop_assert!(c.of(&RECALL)[j] >= c.of(&RECALL)[j - 1]);
+            prop_assert!(c.of(&ALL_REQUIRED)[j] >= c.of(&ALL_REQUIRED)[j - 1]);
+            prop_assert!(c.of(&SUCCESS)[j] >= c.of(&SUCCESS)[j - 1]);
+            prop_assert!(c.of(&MRR)[j] >= c.of(&MRR)[j - 1]);
+            prop_assert!(c.of(&MRR)[j] <= c.of(&SUCCESS)[j]);
         }
         let d = k_star_distribution(&qs);
         prop_assert_eq!(d.counts.values().sum::<usize>() + d.never, qs.len());
@@ -59,17 +63,20 @@ proptest! {
 
     #[test]
     fn one_pass_curves_equal_the_kernels_bitwise(rows in prop::collection::vec(ranking(), 1..20)) {
-        // retrieval_curves sums incrementally; the per-k kernels must give the same bits.
+        // retrieval_curves sums incrementally; each metric's kernel on its own, per question
+        // and k, must give the same bits.
         let qs: Vec<QuestionRanking> = rows.iter().map(|(r, g)| QuestionRanking::new(r, g)).collect();
         let c = retrieval_curves(&qs, 12);
+        let n = qs.len() as f64;
         for k in 1..=12usize {
-            let n = qs.len() as f64;
+            for metric in RANKING_METRICS {
+                let mean = qs.iter().fold(0.0, |acc, q| acc + metric.at_positions(&q.positions, q.n_gold, k)) / n;
+                prop_assert_eq!(c.of(metric)[k - 1].to_bits(), mean.to_bits(), "{}@{}", metric.key, k);
+            }
             let ndcg = qs.iter().map(|q| ndcg_from_positions(&q.positions, q.n_gold, k)).sum::<f64>() / n;
             let recall = qs.iter().map(|q| recall_from_positions(&q.positions, q.n_gold, k)).sum::<f64>() / n;
-            let precision = qs.iter().map(|q| precision_from_positions(&q.positions, k)).sum::<f64>() / n;
-            prop_assert_eq!(c.ndcg[k - 1].to_bits(), ndcg.to_bits());
-            prop_assert_eq!(c.recall[k - 1].to_bits(), recall.to_bits());
-            prop_assert_eq!(c.precision[k - 1].to_bits(), precision.to_bits());
+            prop_assert_eq!(c.of(&NDCG)[k - 1].to_bits(), ndcg.to_bits());
+            prop_assert_eq!(c.of(&RECALL)[k - 1].to_bits(), recall.to_bits());
         }
     }
 

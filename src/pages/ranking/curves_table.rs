@@ -1,46 +1,51 @@
-//! The exact values behind the curves, one row per k (also what a screen reader reads).
+//! The exact values behind the curves, one row per k and one column per ranking metric of
+//! the registry (also what a screen reader reads).
 
 use leptos::prelude::*;
 use runlens_core::metrics::curves::RetrievalCurves;
+use runlens_core::metrics::ranking_metrics::RANKING_METRICS;
 
-/// A compact table of nDCG@k, recall@k, all-required@k, precision@k and hit@k.
+/// A compact table of every curve: `data-metric="<key>@<k>"` cells carry unrounded values.
 #[component]
 pub fn CurvesTable(curves: RetrievalCurves) -> impl IntoView {
-    let rows: Vec<_> = curves
+    let rows: Vec<(usize, Vec<(String, f64)>)> = curves
         .k
         .iter()
         .enumerate()
         .map(|(i, &k)| {
-            let v = |s: &[f64]| s.get(i).copied().unwrap_or(0.0);
-            (
-                k,
-                v(&curves.ndcg),
-                v(&curves.recall),
-                v(&curves.all_required),
-                v(&curves.precision),
-                v(&curves.hit),
-            )
+            let cells = curves
+                .series()
+                .map(|(m, v)| (format!("{}@{k}", m.key), v.get(i).copied().unwrap_or(0.0)))
+                .collect();
+            (k, cells)
         })
         .collect();
     view! {
         <details class="curve-values">
             <summary>"Exact values for every k"</summary>
             <table class="values">
-                <thead><tr><th>"k"</th><th>"nDCG@k"</th><th>"recall@k"</th><th>"all-required@k"</th><th>"precision@k"</th><th>"hit@k"</th></tr></thead>
+                <thead><tr>
+                    <th>"k"</th>
+                    {RANKING_METRICS.into_iter().map(|m| view! {
+                        <th title=m.definition data-key=m.key>{m.label}</th>
+                    }).collect_view()}
+                </tr></thead>
                 <tbody>
-                    {rows.into_iter().map(|(k, n, r, a, p, h)| view! {
+                    {rows.into_iter().map(|(k, cells)| view! {
                         <tr data-k=k>
                             <td class="num">{k}</td>
-                            <td class="num" data-value=n.to_string()>{format!("{n:.4}")}</td>
-                            <td class="num" data-value=r.to_string()>{format!("{r:.4}")}</td>
-                            <td class="num" data-value=a.to_string()>{format!("{a:.4}")}</td>
-                            <td class="num" data-value=p.to_string()>{format!("{p:.4}")}</td>
-                            <td class="num" data-value=h.to_string()>{format!("{h:.4}")}</td>
+                            {cells.into_iter().map(|(name, v)| view! {
+                                <td class="num" data-cell=name data-value=v.to_string()>{format!("{v:.4}")}</td>
+                            }).collect_view()}
                         </tr>
                     }).collect_view()}
                 </tbody>
             </table>
-            <p class="hint">{format!("MRR (first gold table, uncut): {:.4}", curves.mrr)}</p>
+            <p class="hint">
+                "nDCG, recall and all-required are the harness's; precision (denominator k), \
+                 success (any gold table in the top k) and MRR@k (1 / rank of the first gold \
+                 table within the top k) are runlens's. Definitions: docs/metrics.md."
+            </p>
         </details>
     }
 }

@@ -1,9 +1,12 @@
-//! Table ranking: nDCG@k, recall@k and all-required@k curves for k = 1..K, the k*
+//! Table ranking: the curves of every ranking metric in the registry (nDCG@k, recall@k and
+//! all-required@k drawn by default; precision@k, success@k and MRR@k on request) for
+//! k = 1..K, the k*
 //! distribution, the high-confidence set, a per-question table and the question view —
 //! recomputed by `runlens-core` (the code behind `runlens metrics`) whenever k, the
 //! threshold, the gold definition or the corpus changes.
 
 mod controls;
+mod curve_series;
 mod curves_table;
 mod question_panel;
 mod question_table;
@@ -14,13 +17,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use runlens_charts::{
-    AnyLayout, CurveChart, CurveLayout, KStarChart, Marker, Palette, Series, Theme,
-};
+use runlens_charts::{AnyLayout, CurveLayout, KStarChart};
 use runlens_core::bundle::{Bundle, RankingRow};
-use runlens_core::csv::to_csv;
-use runlens_core::metrics::curves::{QuestionRanking, RetrievalCurves};
+use runlens_core::metrics::curves::QuestionRanking;
 use runlens_core::metrics::gold_tables::GoldRule;
+use runlens_core::metrics::ranking_metrics::{ALL_REQUIRED, RECALL, RankingMetric, ranking_metric};
 use runlens_core::metrics::ranking_view::{POOLED, RankingAnswer, RankingQuery};
 use runlens_core::metrics::report_retrieval::RetrievalSection;
 use wasm_bindgen::JsCast;
@@ -30,6 +31,7 @@ use crate::derived::answers::{ViewQuery, ask};
 use crate::state::{UrlState, ViewState};
 use crate::theme::chart_theme;
 use controls::RankingControls;
+pub use curve_series::{CurvePicker, curve_chart, curve_style, curves_csv, shown_metrics};
 use curves_table::CurvesTable;
 use question_panel::QuestionPanel;
 use question_table::QuestionTable;
@@ -44,43 +46,6 @@ pub fn question_rankings(rows: &[RankingRow]) -> Vec<QuestionRanking> {
             QuestionRanking::new(&r.ranked, &gold)
         })
         .collect()
-}
-
-/// The curve chart for `curves`, in the harness's colours plus nDCG.
-pub fn curve_chart(title: String, curves: &RetrievalCurves, theme: Theme) -> CurveChart {
-    let pts = |v: &[f64]| {
-        curves
-            .k
-            .iter()
-            .zip(v)
-            .map(|(&k, &y)| (k as u32, y))
-            .collect()
-    };
-    CurveChart {
-        title,
-        k_max: curves.k.len() as u32,
-        series: vec![
-            Series {
-                label: "recall@k (share of gold tables found)".into(),
-                color: Palette::RECALL,
-                marker: Marker::Circle,
-                points: pts(&curves.recall),
-            },
-            Series {
-                label: "all-required@k (every gold table found)".into(),
-                color: Palette::ALL_REQUIRED,
-                marker: Marker::Square,
-                points: pts(&curves.all_required),
-            },
-            Series {
-                label: "nDCG@k".into(),
-                color: Palette::NDCG,
-                marker: Marker::Triangle,
-                points: pts(&curves.ndcg),
-            },
-        ],
-        theme,
-    }
 }
 
 /// The question the view asks for state `s`.
@@ -161,33 +126,39 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
 /// histogram, each exportable, for one computed section.
 #[component]
 fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
+    let state = UrlState::use_context();
+    let shown = Memo::new(move |_| state.with(|s| shown_metrics(&s.curves)));
     let curves = section.curves.clone();
-    let at = |v: &[f64], k: usize| v.get(k.max(1) - 1).copied().unwrap_or(0.0);
     let k_hi = curves.k.len();
     let k_mid = 5.min(k_hi);
-    let mut headline = vec![
-        (format!("ndcg@{k_hi}"), at(&curves.ndcg, k_hi)),
-        (format!("recall@{k_hi}"), at(&curves.recall, k_hi)),
-        (
-            format!("all_required@{k_hi}"),
-            at(&curves.all_required, k_hi),
-        ),
-    ];
+    // After the figures at K of every curve drawn: the harness's published recall and
+    // all-required at 5, and the high-confidence set.
+    let mut fixed: Vec<(String, f64)> = Vec::new();
     if k_mid < k_hi {
-        headline.push((format!("recall@{k_mid}"), at(&curves.recall, k_mid)));
-        headline.push((
-            format!("all_required@{k_mid}"),
-            at(&curves.all_required, k_mid),
-        ));
+        for m in [&RECALL, &ALL_REQUIRED] {
+            fixed.push((format!("{}@{k_mid}", m.key), curves_at(&curves, m, k_mid)));
+        }
     }
     let hc = section.high_confidence.clone();
     let t = hc.threshold;
-    headline.extend([
+    fixed.extend([
         ("high_confidence:mean_size".to_owned(), hc.mean_size),
         ("high_confidence:precision".to_owned(), hc.precision),
         ("high_confidence:recall".to_owned(), hc.recall),
         ("high_confidence:full_coverage".to_owned(), hc.full_coverage),
     ]);
+    let headline = {
+        let curves = curves.clone();
+        move || {
+            let mut items: Vec<(String, f64)> = shown
+                .get()
+                .into_iter()
+                .map(|m| (format!("{}@{k_hi}", m.key), curves_at(&curves, m, k_hi)))
+                .collect();
+            items.extend(fixed.iter().cloned());
+            items
+        }
+    };
     let rule = match section.gold_rule {
         GoldRule::Harness => "harness rule",
         GoldRule::Parser => "SQL parser",
@@ -200,7 +171,10 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
     );
     let chart = Signal::derive({
         let curves = curves.clone();
-        move || AnyChart::Curves(curve_chart(title.clone(), &curves, chart_theme()))
+        move || {
+            let drawn = shown.get();
+            AnyChart::Curves(curve_chart(title.clone(), &curves, &drawn, chart_theme()))
+        }
     });
     let k_star_chart = Signal::derive({
         let ks = section.k_star.clone();
@@ -240,12 +214,12 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
         let curves = curves.clone();
         move || {
             hover_k.get().map(|k| {
-                format!(
-                    "k = {k}: nDCG {:.4} · recall {:.4} · all-required {:.4}",
-                    at(&curves.ndcg, k),
-                    at(&curves.recall, k),
-                    at(&curves.all_required, k)
-                )
+                let values: Vec<String> = shown
+                    .get()
+                    .into_iter()
+                    .map(|m| format!("{} {:.4}", m.column, curves_at(&curves, m, k)))
+                    .collect();
+                format!("k = {k}: {}", values.join(" · "))
             })
         }
     };
@@ -264,10 +238,11 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
                 <p class="notice">{format!("{fallback} questions had no gold SQL to parse; their stored gold tables are used.")}</p>
             </Show>
             <dl class="headline">
-                {headline.into_iter().map(|(name, value)| view! {
+                {move || headline().into_iter().map(|(name, value)| view! {
                     <div><dt>{headline_term(&name)}</dt><dd><MetricValue name=name value=value /></dd></div>
                 }).collect_view()}
             </dl>
+            <CurvePicker />
             <div class="chart-wrap" on:mousemove=on_move on:mouseleave=move |_| set_hover_k.set(None)>
                 <ChartCanvas id="ranking-curves" chart=chart caption=caption_text.clone() on_layout=on_layout />
             </div>
@@ -284,7 +259,7 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
 }
 
 /// The words shown for a headline figure (its `data-metric` key stays as it is):
-/// `ndcg@10` reads "nDCG@10", `all_required@5` "all required@5",
+/// `ndcg@10` reads "nDCG@10", `all_required@5` "all-required@5", `mrr@10` "MRR@10",
 /// `high_confidence:mean_size` "mean size of the high-confidence set".
 pub fn headline_term(key: &str) -> String {
     if let Some(rest) = key.strip_prefix("high_confidence:") {
@@ -296,31 +271,19 @@ pub fn headline_term(key: &str) -> String {
             other => format!("high-confidence set: {}", other.replace('_', " ")),
         };
     }
-    if let Some(k) = key.strip_prefix("ndcg@") {
-        return format!("nDCG@{k}");
+    if let Some((name, k)) = key.split_once('@')
+        && let Some(metric) = ranking_metric(name)
+    {
+        return format!("{}@{k}", metric.label.trim_end_matches("@k"));
     }
     key.replace('_', " ")
 }
 
-/// The curves as CSV: one row per k, unrounded.
-pub fn curves_csv(c: &RetrievalCurves) -> String {
-    let v = |s: &[f64], i: usize| s.get(i).map_or_else(String::new, f64::to_string);
-    let rows: Vec<Vec<String>> =
-        c.k.iter()
-            .enumerate()
-            .map(|(i, k)| {
-                vec![
-                    k.to_string(),
-                    v(&c.ndcg, i),
-                    v(&c.recall, i),
-                    v(&c.all_required, i),
-                    v(&c.precision, i),
-                    v(&c.hit, i),
-                ]
-            })
-            .collect();
-    to_csv(
-        &["k", "ndcg", "recall", "all_required", "precision", "hit"],
-        &rows,
-    )
+/// The value of `metric` at `k` (k below 1 reads as 1), 0 past the curve's end.
+fn curves_at(
+    curves: &runlens_core::metrics::curves::RetrievalCurves,
+    metric: &RankingMetric,
+    k: usize,
+) -> f64 {
+    curves.at(metric, k.max(1)).unwrap_or(0.0)
 }

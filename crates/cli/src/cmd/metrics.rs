@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use runlens_core::bundle::LossRule;
+use runlens_core::metrics::ranking_metrics::RANKING_METRICS;
 use runlens_core::metrics::{GoldRule, MetricsReport, ReportOptions, metrics_report};
 
 /// Arguments of `runlens metrics`.
@@ -147,24 +148,22 @@ pub fn render_tables(r: &MetricsReport) -> String {
         "## Table ranking ({} questions, universe {}, gold rule {:?})",
         rt.curves.n_questions, rt.universe_size, rt.gold_rule
     );
-    let _ = writeln!(
-        out,
-        "{:>4} {:>8} {:>8} {:>8} {:>8} {:>8}",
-        "k", "nDCG", "recall", "all-req", "P@k", "hit"
-    );
+    let mut header = format!("{:>4}", "k");
+    for metric in RANKING_METRICS {
+        let _ = write!(header, " {:>8}", metric.column);
+    }
+    let _ = writeln!(out, "{header}");
     for (j, k) in rt.curves.k.iter().enumerate() {
-        let c = &rt.curves;
-        let _ = writeln!(
-            out,
-            "{k:>4} {:>8.3} {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
-            c.ndcg[j], c.recall[j], c.all_required[j], c.precision[j], c.hit[j]
-        );
+        let mut line = format!("{k:>4}");
+        for (_, curve) in rt.curves.series() {
+            let _ = write!(line, " {:>8.3}", curve[j]);
+        }
+        let _ = writeln!(out, "{line}");
     }
     let hc = &rt.high_confidence;
     let _ = writeln!(
         out,
-        "MRR {:.3}; k* never reached: {}; gold-rule differences: {}",
-        rt.curves.mrr,
+        "k* never reached: {}; gold-rule differences: {}",
         rt.k_star.never,
         rt.gold_rule_differences.len()
     );

@@ -24,6 +24,7 @@ pub mod paired;
 pub mod pass_at_budget;
 pub mod question_rows;
 pub mod ranking;
+pub mod ranking_metrics;
 pub mod ranking_view;
 pub mod report;
 pub mod report_board;

@@ -9,18 +9,22 @@
 //!   metric stays in `[0, 1]`.
 //! - **Gold outside the ranking** (e.g. outside the universe) still counts in `|G|`, in the
 //!   nDCG ideal and in recall's denominator, capping those scores below 1.
-//! - **`k = 0`** is the empty prefix: nDCG, recall, precision and hit are 0;
+//! - **`k = 0`** is the empty prefix: nDCG, recall, precision, success and RR are 0;
 //!   all-required is true only for an empty `G`.
 //! - **`k` beyond the list** behaves as the whole list (the prefix cannot grow).
 //!
 //! - **Sums start at `+0.0`** (`fold`, not `Iterator::sum`, whose empty sum is `-0.0`), so
 //!   an empty sum never prints as `-0.0` in JSON.
 //!
-//! MRR, precision@k and hit@k are runlens extensions the harness lacks.
+//! Each metric's kernel lives in the registry, [`super::ranking_metrics`]; the functions
+//! here reduce a ranking to gold positions and call it. MRR@k, precision@k and success@k are
+//! runlens extensions the harness lacks.
 
 use std::borrow::Borrow;
 use std::collections::HashSet;
 use std::hash::{BuildHasher, Hash};
+
+use super::ranking_metrics::{NDCG, RECALL};
 
 /// 0-based positions of the first occurrence of each gold table in `ranked`, ascending.
 ///
@@ -124,16 +128,7 @@ where
 
 /// nDCG@k from precomputed [`gold_positions`] and `|G|` (same definition as [`ndcg_at_k`]).
 pub fn ndcg_from_positions(positions: &[usize], n_gold: usize, k: usize) -> f64 {
-    let idcg = ideal_dcg(n_gold, k);
-    if idcg == 0.0 {
-        return 0.0;
-    }
-    positions
-        .iter()
-        .take_while(|&&p| p < k)
-        .map(|&p| discount(p))
-        .fold(0.0, |acc, d| acc + d)
-        / idcg
+    NDCG.at_positions(positions, n_gold, k)
 }
 
 /// recall@k = `|set(ranked[:k]) ∩ G| / |G|`, `0.0` when `G` is empty.
@@ -157,10 +152,7 @@ where
 
 /// recall@k from precomputed positions (same definition as [`recall_at_k`]).
 pub fn recall_from_positions(positions: &[usize], n_gold: usize, k: usize) -> f64 {
-    if n_gold == 0 {
-        return 0.0;
-    }
-    hits_within(positions, k) as f64 / n_gold as f64
+    RECALL.at_positions(positions, n_gold, k)
 }
 
 /// all-required@k: true iff `G ⊆ set(ranked[:k])` (vacuously true for an empty `G`).
@@ -173,26 +165,6 @@ where
     H: BuildHasher,
 {
     hits_within(&gold_positions(ranked, gold), k) == gold.len()
-}
-
-/// Extension — precision@k = `|set(ranked[:k]) ∩ G| / k` (denominator `k` even when the
-/// list is shorter, as trec_eval's `P_k`); `0.0` for `k = 0`.
-pub fn precision_from_positions(positions: &[usize], k: usize) -> f64 {
-    if k == 0 {
-        return 0.0;
-    }
-    hits_within(positions, k) as f64 / k as f64
-}
-
-/// Extension — hit@k: true iff at least one gold table is in `ranked[:k]`.
-pub fn hit_from_positions(positions: &[usize], k: usize) -> bool {
-    positions.first().is_some_and(|&p| p < k)
-}
-
-/// Extension — reciprocal rank: `1 / rank` of the best-ranked gold table, `0.0` if none is
-/// ranked. Its macro mean is MRR. Example: first gold at position 2 → `1/3`.
-pub fn reciprocal_rank_from_positions(positions: &[usize]) -> f64 {
-    positions.first().map_or(0.0, |&p| 1.0 / (p + 1) as f64)
 }
 
 /// k*: the smallest `k` whose top `k` holds every gold table (= the worst gold rank), or

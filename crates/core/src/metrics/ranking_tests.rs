@@ -9,6 +9,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 use std::collections::HashSet;
 
 use super::*;
+use crate::metrics::ranking_metrics::{MRR, PRECISION, SUCCESS};
 
 fn set(items: &[&str]) -> HashSet<String> {
     items.iter().map(|s| s.to_string()).collect()
@@ -53,7 +54,8 @@ fn empty_ranking_scores_zero() {
     assert_eq!(recall_at_k(&empty, &gold, 5), 0.0);
     assert!(!all_required_at_k(&empty, &gold, 5));
     let p = gold_positions(&empty, &gold);
-    assert_eq!(reciprocal_rank_from_positions(&p), 0.0);
+    assert_eq!(MRR.at_positions(&p, 1, 5), 0.0);
+    assert_eq!(SUCCESS.at_positions(&p, 1, 5), 0.0);
     assert_eq!(k_star_from_positions(&p, 1), None);
     assert_eq!(worst_gold_rank_from_positions(&p), None);
 }
@@ -74,9 +76,12 @@ fn k_beyond_list_saturates() {
     close(ndcg_at_k(&RANKED, &gold, 10), 1.0 / 4f64.log2());
     close(recall_at_k(&RANKED, &gold, 10), 1.0);
     let p = gold_positions(&RANKED, &gold);
-    close(precision_from_positions(&p, 10), 1.0 / 10.0);
-    assert!(hit_from_positions(&p, 10));
-    assert!(!hit_from_positions(&p, 2));
+    // P@10 divides by 10 though the list holds 3 (trec_eval's P_k).
+    close(PRECISION.at_positions(&p, 1, 10), 1.0 / 10.0);
+    assert_eq!(SUCCESS.at_positions(&p, 1, 10), 1.0);
+    assert_eq!(SUCCESS.at_positions(&p, 1, 2), 0.0);
+    assert_eq!(MRR.at_positions(&p, 1, 10), 1.0 / 3.0);
+    assert_eq!(MRR.at_positions(&p, 1, 2), 0.0);
 }
 
 #[test]
@@ -85,7 +90,9 @@ fn k_zero_is_the_empty_prefix() {
     assert_eq!(ndcg_at_k(&RANKED, &gold, 0), 0.0);
     assert_eq!(recall_at_k(&RANKED, &gold, 0), 0.0);
     assert!(!all_required_at_k(&RANKED, &gold, 0));
-    assert_eq!(precision_from_positions(&[0], 0), 0.0);
+    for metric in [&PRECISION, &SUCCESS, &MRR] {
+        assert_eq!(metric.at_positions(&[0], 1, 0), 0.0, "{}", metric.key);
+    }
 }
 
 #[test]
@@ -118,15 +125,17 @@ fn duplicate_tables_count_once() {
 }
 
 #[test]
-fn extensions_mrr_kstar_worst_rank() {
+fn extensions_rr_precision_kstar_worst_rank() {
     let ranked = ["x", "a", "y", "b"];
     let gold = set(&["b", "a"]);
     let p = gold_positions(&ranked, &gold);
     assert_eq!(p, vec![1, 3]);
-    close(reciprocal_rank_from_positions(&p), 1.0 / 2.0);
+    assert_eq!(MRR.at_positions(&p, 2, 1), 0.0);
+    close(MRR.at_positions(&p, 2, 4), 1.0 / 2.0);
     assert_eq!(k_star_from_positions(&p, 2), Some(4));
     assert_eq!(worst_gold_rank_from_positions(&p), Some(4));
-    close(precision_from_positions(&p, 2), 1.0 / 2.0);
+    close(PRECISION.at_positions(&p, 2, 2), 1.0 / 2.0);
+    close(PRECISION.at_positions(&p, 2, 4), 2.0 / 4.0);
 }
 
 #[test]

@@ -8,6 +8,7 @@ use crate::bundle::{BundleBody, Corpus};
 use crate::metrics::gold_tables::GoldRule;
 use crate::metrics::question_rows::tests::{question, ranking, strings, tiny};
 use crate::metrics::question_rows::{QuestionRow, question_rows};
+use crate::metrics::ranking_metrics::{ALL_REQUIRED, NDCG, RECALL};
 use crate::metrics::report::ReportOptions;
 use crate::metrics::report_retrieval::retrieval_section;
 
@@ -136,19 +137,22 @@ fn row_means_equal_the_section_curves_bit_for_bit() {
         let mean = |f: &dyn Fn(&QuestionRow) -> f64| rows.iter().fold(0.0, |a, r| a + f(r)) / n;
         assert_eq!(
             mean(&|r| r.ndcg_at_10).to_bits(),
-            section.curves.ndcg[9].to_bits(),
+            section.curves.of(&NDCG)[9].to_bits(),
             "{rule:?}"
         );
         assert_eq!(
             mean(&|r| r.recall_at_5).to_bits(),
-            section.curves.recall[4].to_bits()
+            section.curves.of(&RECALL)[4].to_bits()
         );
         let all5 = mean(&|r| f64::from(u8::from(r.all_required_at_5)));
-        assert_eq!(all5.to_bits(), section.curves.all_required[4].to_bits());
+        assert_eq!(
+            all5.to_bits(),
+            section.curves.of(&ALL_REQUIRED)[4].to_bits()
+        );
         for k in 1..=10 {
             assert_eq!(
                 mean(&|r| r.ndcg_at(k)).to_bits(),
-                section.curves.ndcg[k - 1].to_bits()
+                section.curves.of(&NDCG)[k - 1].to_bits()
             );
         }
         let hc = &section.high_confidence;

@@ -6,6 +6,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
 use crate::bundle::{Cell, Corpus, Outcome, RankingRow, ResultRow, ResultScore};
+use crate::metrics::ranking_metrics::RECALL;
 use crate::metrics::report_retrieval::retrieval_section;
 
 fn ranking(id: &str, ranked: &[&str], gold: &[&str]) -> RankingRow {
@@ -112,7 +113,7 @@ fn an_answer_is_the_cli_section_and_rows_without_scores() {
     assert_eq!(answer.shown.as_deref(), Some("a"));
     let section = answer.section.expect("a section");
     // recall@1: q1 0, q2 1 → 1/2; recall@2: both 1.
-    assert_eq!(section.curves.recall, [0.5, 1.0]);
+    assert_eq!(section.curves.of(&RECALL), [0.5, 1.0]);
     assert_eq!(section.curves.k, [1, 2]);
     let opts = ReportOptions {
         k_max: 2,
@@ -140,7 +141,7 @@ fn no_choice_pools_every_corpus_with_rankings() {
     let section = answer.section.expect("a section");
     // recall@2: q1 1, q2 1, q3 0 (y at rank 3) → 2/3.
     assert_eq!(section.curves.n_questions, 3);
-    assert_eq!(section.curves.recall[1], 2.0 / 3.0);
+    assert_eq!(section.curves.of(&RECALL)[1], 2.0 / 3.0);
     assert_eq!(answer.rows.len(), 3);
 }
 

@@ -1,4 +1,4 @@
-"""Generate golden nDCG@k / recall@k vectors with ir-measures (pytrec_eval backend).
+"""Generate golden nDCG@k, recall@k, RR@k, P@k and Success@k vectors with ir-measures.
 
 Usage (throwaway venv, nothing installed into the repo):
     python3 -m venv /tmp/irm-venv && /tmp/irm-venv/bin/pip install ir-measures
@@ -9,7 +9,10 @@ Each query is a harness-style ranking: `ranked` is a permutation of (part of) an
 universe and `gold` a set of tables, some possibly outside the ranking. trec_eval sorts a run
 by score descending with docid-descending ties, so the run gives every table the score
 N - position: the order ir-measures evaluates is exactly `ranked`. Relevance is binary (1),
-so trec_eval's linear-gain nDCG equals the harness's binary-gain nDCG.
+so trec_eval's linear-gain nDCG equals the harness's binary-gain nDCG. A gold table outside
+the ranking stays in the qrels, so it counts in |G| (recall, nDCG's ideal) as the harness's
+does; P@k divides by k even when the ranking is shorter (trec_eval's P_k). ir-measures picks
+a provider per measure; the ones it used are recorded in the file.
 """
 import json
 import random
@@ -41,11 +44,21 @@ def queries():
     return out
 
 
+def providers(families, qrels):
+    """The provider ir-measures evaluates each measure family with (at k = 1)."""
+    out = {}
+    for family in families:
+        evaluator = ir_measures.DefaultPipeline.evaluator([family @ 1], qrels)
+        out[str(family)] = type(evaluator).__name__
+    return out
+
+
 def main():
     qs = queries()
     qrels = [Qrel(q["id"], t, 1) for q in qs for t in q["gold"]]
     run = [ScoredDoc(q["id"], t, float(len(q["ranked"]) - i)) for q in qs for i, t in enumerate(q["ranked"])]
-    measures = [ir_measures.nDCG @ k for k in KS] + [ir_measures.R @ k for k in KS]
+    families = [ir_measures.nDCG, ir_measures.R, ir_measures.RR, ir_measures.P, ir_measures.Success]
+    measures = [m @ k for m in families for k in KS]
     expected = {q["id"]: {} for q in qs}
     for m in ir_measures.iter_calc(measures, qrels, run):
         expected[m.query_id][str(m.measure)] = m.value
@@ -58,7 +71,8 @@ def main():
             "backend": f"pytrec_eval-terrier {version('pytrec_eval-terrier')}",
             "python": sys.version.split()[0],
             "command": "/tmp/irm-venv/bin/python crates/core/tests/data/vectors/gen_ir_measures.py",
-            "generated": "2026-12-02",
+            "generated": "2026-12-06 (nDCG and R first on 2026-12-02, same values)",
+            "providers": providers(families, qrels),
             "run_scores": "score = len(ranked) - position (realises `ranked` exactly)",
             "relevance": "binary (1 for gold tables)",
         },

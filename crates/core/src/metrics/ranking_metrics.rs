@@ -1,0 +1,172 @@
+//! The table-ranking metric registry: every per-question metric at a cutoff `k`, each a
+//! descriptor (key, labels, definition) with one kernel, in the style of ir_measures and
+//! ranx. Every loop iterates [`RANKING_METRICS`]: the macro-mean curves
+//! ([`super::curves::retrieval_curves`]), the per-question functions in [`super::ranking`],
+//! `runlens metrics` (its table and JSON keys), and the dashboard's chart series, hover
+//! read-out, exact-value table and CSV. Adding a metric is one entry here, its kernel, its
+//! definition in docs/metrics.md and its tests.
+//!
+//! Conventions (harness-formats.md §5.5, shared by every kernel): the stored `ranked` order
+//! is authoritative; relevance is binary; a gold table outside the ranking still counts in
+//! `|G|`; a repeated table earns credit once; `k` beyond the list behaves as the whole list.
+
+use super::ranking::{discount, ideal_dcg};
+
+/// What one question's ranking shows at cutoff `k`: everything a kernel reads.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AtK {
+    /// The cutoff.
+    pub k: usize,
+    /// `|G|`, counting gold tables absent from the ranking.
+    pub n_gold: usize,
+    /// Gold tables within the top `k` (first occurrences).
+    pub hits: usize,
+    /// `Σ 1/log2(i + 2)` over those gold positions `i`, added in position order.
+    pub dcg: f64,
+    /// Ideal DCG at `k`: `Σ_{i < min(|G|, k)} 1/log2(i + 2)`.
+    pub ideal: f64,
+    /// 0-based position of the best-ranked gold table, if any gold table is ranked.
+    pub first: Option<usize>,
+}
+
+impl AtK {
+    /// The view at `k` of one question, from its ascending gold `positions` (as
+    /// [`super::ranking::gold_positions`] gives them) and `|G|`.
+    pub fn from_positions(positions: &[usize], n_gold: usize, k: usize) -> AtK {
+        let hits = positions.partition_point(|&p| p < k);
+        AtK {
+            k,
+            n_gold,
+            hits,
+            dcg: positions[..hits]
+                .iter()
+                .map(|&p| discount(p))
+                .fold(0.0, |acc, d| acc + d),
+            ideal: ideal_dcg(n_gold, k),
+            first: positions.first().copied(),
+        }
+    }
+}
+
+/// One table-ranking metric: how it is named everywhere and how it scores one question.
+#[derive(Debug)]
+pub struct RankingMetric {
+    /// Key in `runlens metrics` JSON, CSV headers, `data-metric` names (`ndcg@10`) and URLs.
+    pub key: &'static str,
+    /// Label with its cutoff, for legends and headlines: `nDCG@k`.
+    pub label: &'static str,
+    /// Short column header: `nDCG`.
+    pub column: &'static str,
+    /// One-line definition (docs/metrics.md has the full one).
+    pub definition: &'static str,
+    /// Whether the harness reports it; the others are runlens extensions.
+    pub harness: bool,
+    /// The per-question score at a cutoff, in `[0, 1]`; its macro mean is the curve's value.
+    pub kernel: fn(&AtK) -> f64,
+}
+
+/// Two descriptors are the same metric when their keys are (keys are unique; a test).
+impl PartialEq for RankingMetric {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for RankingMetric {}
+
+impl RankingMetric {
+    /// This metric for one question: ascending gold `positions`, `|G|` and the cutoff `k`.
+    pub fn at_positions(&self, positions: &[usize], n_gold: usize, k: usize) -> f64 {
+        (self.kernel)(&AtK::from_positions(positions, n_gold, k))
+    }
+}
+
+/// nDCG@k, binary gain and log2 discount; 0 when the ideal is 0 (empty `G`, `k = 0`).
+pub const NDCG: RankingMetric = RankingMetric {
+    key: "ndcg",
+    label: "nDCG@k",
+    column: "nDCG",
+    definition: "DCG of the top k over the ideal DCG of |G| gold tables (binary gain, log2 discount)",
+    harness: true,
+    kernel: |a| if a.ideal == 0.0 { 0.0 } else { a.dcg / a.ideal },
+};
+
+/// recall@k = `|top k ∩ G| / |G|`; 0 for an empty `G`.
+pub const RECALL: RankingMetric = RankingMetric {
+    key: "recall",
+    label: "recall@k",
+    column: "recall",
+    definition: "share of the gold tables found in the top k",
+    harness: true,
+    kernel: |a| {
+        if a.n_gold == 0 {
+            0.0
+        } else {
+            a.hits as f64 / a.n_gold as f64
+        }
+    },
+};
+
+/// all-required@k: 1 when the top k holds every gold table (vacuously for an empty `G`).
+pub const ALL_REQUIRED: RankingMetric = RankingMetric {
+    key: "all_required",
+    label: "all-required@k",
+    column: "all-req",
+    definition: "1 when the top k holds every gold table, else 0",
+    harness: true,
+    kernel: |a| f64::from(u8::from(a.hits == a.n_gold)),
+};
+
+/// precision@k = `|top k ∩ G| / k` (denominator `k` even past the list's end, as
+/// trec_eval's `P_k`); 0 for `k = 0`.
+pub const PRECISION: RankingMetric = RankingMetric {
+    key: "precision",
+    label: "precision@k",
+    column: "P@k",
+    definition: "share of the top k that are gold tables (denominator k)",
+    harness: false,
+    kernel: |a| {
+        if a.k == 0 {
+            0.0
+        } else {
+            a.hits as f64 / a.k as f64
+        }
+    },
+};
+
+/// success@k: 1 when at least one gold table is in the top k.
+pub const SUCCESS: RankingMetric = RankingMetric {
+    key: "success",
+    label: "success@k",
+    column: "success",
+    definition: "1 when any gold table is in the top k, else 0",
+    harness: false,
+    kernel: |a| f64::from(u8::from(a.hits > 0)),
+};
+
+/// reciprocal rank@k: `1 / rank` of the best-ranked gold table when it is within the top
+/// k, else 0; its macro mean is MRR@k.
+pub const MRR: RankingMetric = RankingMetric {
+    key: "mrr",
+    label: "MRR@k",
+    column: "MRR",
+    definition: "1 / rank of the first gold table when it is in the top k, else 0 (mean: MRR@k)",
+    harness: false,
+    kernel: |a| match a.first {
+        Some(p) if p < a.k => 1.0 / (p + 1) as f64,
+        _ => 0.0,
+    },
+};
+
+/// Every ranking metric, in the order tables, JSON, CSV and legends show them.
+pub const RANKING_METRICS: [&RankingMetric; 6] =
+    [&NDCG, &RECALL, &ALL_REQUIRED, &PRECISION, &SUCCESS, &MRR];
+
+/// The metric with this key.
+pub fn ranking_metric(key: &str) -> Option<&'static RankingMetric> {
+    RANKING_METRICS.into_iter().find(|m| m.key == key)
+}
+
+#[cfg(test)]
+#[path = "ranking_metrics_tests.rs"]
+mod tests;
