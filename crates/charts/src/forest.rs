@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::title::{titled, x_described, x_label_count};
+use crate::frame::{RowStyle, XLabels, framed};
 use crate::{ChartError, Theme};
 
 /// One row of a forest plot.
@@ -69,38 +69,19 @@ pub fn draw_forest<DB: DrawingBackend>(
     let n = chart.rows.len();
     let (x0, x1) = chart.x_range;
     area.fill(&theme.background)?;
-    let title_style = ("sans-serif", 18).into_font().color(&theme.text);
-    let plot_area = titled(area, &chart.title, &title_style, 14)?;
-    let label_style = ("sans-serif", 13).into_font().color(&theme.text);
-    // A description wider than the plot wraps under it instead of running off (#17, 390 px).
-    let (plot_area, x_desc) = x_described(
-        &plot_area,
+    let style = RowStyle::INTERVALS;
+    let frame = framed(
+        area,
+        &chart.title,
         &chart.x_desc,
-        &label_style,
-        14,
+        style,
         chart.label_width,
+        theme,
     )?;
-    let mut ctx = ChartBuilder::on(&plot_area)
-        .margin(14)
-        .margin_top(0)
-        // Room for the last x label, centred on the plot's right edge.
-        .margin_right(24)
-        .x_label_area_size(40)
-        .y_label_area_size(chart.label_width)
-        .build_cartesian_2d(x0..x1, 0.0..(n.max(1) as f64))?;
-    // At least 3: with 2, plotters' round steps can leave the zero alone.
-    let x_labels = x_label_count(ctx.plotting_area().dim_in_pixel().0, 3);
-    ctx.configure_mesh()
-        .x_desc(x_desc)
-        .x_labels(x_labels)
-        .disable_y_mesh()
-        .y_labels(0)
-        .label_style(label_style.clone())
-        .axis_desc_style(label_style.clone())
-        .axis_style(theme.text)
-        .bold_line_style(theme.grid)
-        .light_line_style(theme.background)
-        .draw()?;
+    let label_style = frame.labels.clone();
+    let mut ctx = frame.coords(x0..x1, n)?;
+    // At least 3 x labels: with 2, plotters' round steps can leave the zero alone.
+    frame.mesh(&mut ctx, XLabels::Fit(3))?;
     let clip = |v: f64| v.clamp(x0, x1);
     if x0 <= 0.0 && 0.0 <= x1 {
         let top = n.max(1) as f64;

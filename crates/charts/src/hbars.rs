@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::title::{titled, x_described};
+use crate::frame::{RowStyle, XLabels, framed};
 use crate::{ChartError, HitBox, HitLayout, Theme};
 
 /// One bar.
@@ -45,34 +45,18 @@ pub fn draw_hbars<DB: DrawingBackend>(
     let n = chart.bars.len();
     let top = chart.bars.iter().map(|b| b.value).max().unwrap_or(0).max(1) as f64 * 1.12;
     area.fill(&theme.background)?;
-    let title_style = ("sans-serif", 17).into_font().color(&theme.text);
-    let plot_area = titled(area, &chart.title, &title_style, 14)?;
-    let label_style = ("sans-serif", 12).into_font().color(&theme.text);
-    // A description wider than the plot wraps under it instead of running off (#17, 390 px).
-    let (plot_area, x_desc) = x_described(
-        &plot_area,
+    let style = RowStyle::COUNTS;
+    let frame = framed(
+        area,
+        &chart.title,
         &chart.x_desc,
-        &label_style,
-        14,
+        style,
         chart.label_width,
+        theme,
     )?;
-    let mut ctx = ChartBuilder::on(&plot_area)
-        .margin(14)
-        .margin_top(0)
-        .x_label_area_size(40)
-        .y_label_area_size(chart.label_width)
-        .build_cartesian_2d(0.0..top, 0.0..(n.max(1) as f64))?;
-    ctx.configure_mesh()
-        .x_desc(x_desc)
-        .disable_y_mesh()
-        .y_labels(0)
-        .x_label_formatter(&|x| format!("{}", x.round() as i64))
-        .label_style(label_style.clone())
-        .axis_desc_style(label_style.clone())
-        .axis_style(theme.text)
-        .bold_line_style(theme.grid)
-        .light_line_style(theme.background)
-        .draw()?;
+    let label_style = frame.labels.clone();
+    let mut ctx = frame.coords(0.0..top, n)?;
+    frame.mesh(&mut ctx, XLabels::Whole)?;
     // Bar i occupies y in [n-1-i, n-i): the first bar is on top.
     let band = |i: usize| ((n - 1 - i) as f64 + 0.15, (n - i) as f64 - 0.15);
     ctx.draw_series(chart.bars.iter().enumerate().map(|(i, b)| {

@@ -10,6 +10,7 @@ mod any;
 mod ci_bars;
 mod curves;
 mod forest;
+mod frame;
 mod hbars;
 mod heatmap;
 mod histogram;

@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::title::titled;
+use crate::frame::{RowStyle, XLabels, framed};
 use crate::{ChartError, HitBox, HitLayout, Theme};
 
 /// One row: a label and a count per series.
@@ -46,25 +46,15 @@ pub fn draw_stacked<DB: DrawingBackend>(
     area.fill(&theme.background)?;
     let (_, h) = area.dim_in_pixel();
     let (plot, band) = area.split_vertically(h.saturating_sub(LEGEND_BAND).max(1));
-    let title_style = ("sans-serif", 17).into_font().color(&theme.text);
-    let plot_area = titled(&plot, &chart.title, &title_style, 14)?;
-    let mut ctx = ChartBuilder::on(&plot_area)
-        .margin(14)
-        .margin_top(0)
-        .x_label_area_size(36)
-        .y_label_area_size(chart.label_width)
-        .build_cartesian_2d(0.0..100.0, 0.0..(n.max(1) as f64))?;
-    let label_style = ("sans-serif", 12).into_font().color(&theme.text);
-    ctx.configure_mesh()
-        .x_desc("share of the model's failures (%)")
-        .disable_y_mesh()
-        .y_labels(0)
-        .label_style(label_style.clone())
-        .axis_desc_style(label_style.clone())
-        .axis_style(theme.text)
-        .bold_line_style(theme.grid)
-        .light_line_style(theme.background)
-        .draw()?;
+    let style = RowStyle {
+        x_label_area: 36,
+        ..RowStyle::COUNTS
+    };
+    let x_desc = "share of the model's failures (%)";
+    let frame = framed(&plot, &chart.title, x_desc, style, chart.label_width, theme)?;
+    let label_style = frame.labels.clone();
+    let mut ctx = frame.coords(0.0..100.0, n)?;
+    frame.mesh(&mut ctx, XLabels::Plain)?;
     let band_y = |i: usize| ((n - 1 - i) as f64 + 0.15, (n - i) as f64 - 0.15);
     let mut boxes = Vec::new();
     let right = label_style.clone().pos(Pos::new(HPos::Right, VPos::Center));

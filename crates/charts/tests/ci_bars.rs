@@ -3,9 +3,8 @@
 
 mod common;
 
-use common::{numbers, texts};
-use plotters::prelude::*;
-use plotters_svg::SVGBackend;
+use common::{attr, elements, numbers, svg_of, texts};
+use plotters::style::RGBColor;
 use runlens_charts::{BarLayout, CiBar, CiBarChart, Theme, draw_ci_bars};
 
 const BAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
@@ -31,26 +30,13 @@ fn bar(label: &str, value: f64, ci: Option<(f64, f64)>) -> CiBar {
 }
 
 fn render(c: &CiBarChart) -> (String, BarLayout) {
-    let mut svg = String::new();
-    let layout = {
-        let root = SVGBackend::with_string(&mut svg, (640, 300)).into_drawing_area();
-        let layout = draw_ci_bars(&root, c).unwrap();
-        root.present().unwrap();
-        layout
-    };
-    (svg, layout)
-}
-
-fn attr(s: &str, name: &str) -> i32 {
-    let start = s.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
-    let end = start + s[start..].find('"').unwrap();
-    s[start..end].parse().unwrap()
+    svg_of((640, 300), |root| draw_ci_bars(root, c).unwrap())
 }
 
 /// `(x, y, width, height)` of the filled bar rectangles (fill = the bar colour).
 fn bars(svg: &str) -> Vec<(i32, i32, i32, i32)> {
-    svg.match_indices("<rect")
-        .map(|(i, _)| &svg[i..i + svg[i..].find("/>").unwrap()])
+    elements(svg, "rect")
+        .into_iter()
         .filter(|r| r.contains("fill=\"#0072B2\""))
         .map(|r| {
             (
@@ -163,13 +149,7 @@ fn a_narrow_chart_has_fewer_axis_labels() {
 
 /// `c` drawn `width` px wide, 300 high.
 fn svg(c: &CiBarChart, width: u32) -> String {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
-        draw_ci_bars(&root, c).unwrap();
-        root.present().unwrap();
-    }
-    svg
+    svg_of((width, 300), |root| draw_ci_bars(root, c).unwrap()).0
 }
 
 /// #17, a 390 px screen: the leaderboard's x-axis description is wider than the plot, so it

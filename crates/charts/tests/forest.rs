@@ -3,9 +3,8 @@
 
 mod common;
 
-use common::numbers;
-use plotters::prelude::*;
-use plotters_svg::SVGBackend;
+use common::{attr, elements, numbers, svg_of};
+use plotters::style::RGBColor;
 use runlens_charts::{ForestChart, ForestLayout, ForestRow, Theme, draw_forest};
 
 const DOT: RGBColor = RGBColor(0x00, 0x72, 0xb2);
@@ -29,26 +28,7 @@ fn render(rows: Vec<ForestRow>) -> (String, ForestLayout) {
         theme: Theme::LIGHT,
         label_width: 160,
     };
-    let mut svg = String::new();
-    let layout = {
-        let root = SVGBackend::with_string(&mut svg, (640, 300)).into_drawing_area();
-        let layout = draw_forest(&root, &chart).unwrap();
-        root.present().unwrap();
-        layout
-    };
-    (svg, layout)
-}
-
-fn attr(s: &str, name: &str) -> i32 {
-    let start = s.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
-    let end = start + s[start..].find('"').unwrap();
-    s[start..end].parse().unwrap()
-}
-
-fn elements<'a>(svg: &'a str, tag: &str) -> Vec<&'a str> {
-    svg.match_indices(&format!("<{tag}"))
-        .map(|(i, _)| &svg[i..i + svg[i..].find('>').unwrap()])
-        .collect()
+    svg_of((640, 300), |root| draw_forest(root, &chart).unwrap())
 }
 
 /// Pixel x of value `v` in the layout.
@@ -118,13 +98,7 @@ fn a_narrow_forest_plot_has_fewer_axis_labels() {
             theme: Theme::LIGHT,
             label_width: 160,
         };
-        let mut svg = String::new();
-        {
-            let root = SVGBackend::with_string(&mut svg, (width, 300)).into_drawing_area();
-            draw_forest(&root, &chart).unwrap();
-            root.present().unwrap();
-        }
-        numbers(&svg)
+        numbers(&svg_of((width, 300), |root| draw_forest(root, &chart).unwrap()).0)
     };
     // 390 px: 390 − 2 × 14 − 160 = 202 px of plot → 3 labels' worth (plotters may round up
     // to a nicer step, never more).

@@ -1,8 +1,9 @@
 //! The k* histogram drawn to SVG: bar heights proportional to counts, counts above bars,
 //! the "not found" bar, sparse labels for many columns, column hit-testing.
 
-use plotters::prelude::*;
-use plotters_svg::SVGBackend;
+mod common;
+
+use common::{attr, elements, svg_of};
 use runlens_charts::{KStarChart, KStarLayout, Theme, draw_k_star_histogram};
 
 fn chart(counts: Vec<usize>, not_found: usize) -> KStarChart {
@@ -15,27 +16,13 @@ fn chart(counts: Vec<usize>, not_found: usize) -> KStarChart {
 }
 
 fn render(c: &KStarChart) -> (String, KStarLayout) {
-    let mut svg = String::new();
-    let layout = {
-        let root = SVGBackend::with_string(&mut svg, (640, 360)).into_drawing_area();
-        let layout = draw_k_star_histogram(&root, c).unwrap();
-        root.present().unwrap();
-        layout
-    };
-    (svg, layout)
-}
-
-fn attr(s: &str, name: &str) -> i32 {
-    let start = s.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
-    let end = start + s[start..].find('"').unwrap();
-    s[start..end].parse().unwrap()
+    svg_of((640, 360), |root| draw_k_star_histogram(root, c).unwrap())
 }
 
 /// `(x, height, fill)` of the column rectangles, left to right.
 fn columns(svg: &str) -> Vec<(i32, i32, &str)> {
-    let mut out: Vec<(i32, i32, &str)> = svg
-        .match_indices("<rect")
-        .map(|(i, _)| &svg[i..i + svg[i..].find("/>").unwrap()])
+    let mut out: Vec<(i32, i32, &str)> = elements(svg, "rect")
+        .into_iter()
         .filter_map(|r| {
             let fill = ["#0072B2", "#999999"].into_iter().find(|f| r.contains(f))?;
             Some((attr(r, "x"), attr(r, "height"), fill))

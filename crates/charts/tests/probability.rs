@@ -1,8 +1,9 @@
 //! The per-question P(yes) chart drawn to SVG: bar order and lengths, value labels,
 //! threshold line and label, gold marking by colour and by text, safe title truncation.
 
-use plotters::prelude::*;
-use plotters_svg::SVGBackend;
+mod common;
+
+use common::{attr, elements, svg_of};
 use runlens_charts::{
     ProbabilityBar, ProbabilityChart, ProbabilityLayout, Theme, draw_probability_bars,
 };
@@ -26,27 +27,13 @@ fn chart(title: &str, bars: Vec<ProbabilityBar>) -> ProbabilityChart {
 }
 
 fn render(c: &ProbabilityChart) -> (String, ProbabilityLayout) {
-    let mut svg = String::new();
-    let layout = {
-        let root = SVGBackend::with_string(&mut svg, (720, 360)).into_drawing_area();
-        let layout = draw_probability_bars(&root, c).unwrap();
-        root.present().unwrap();
-        layout
-    };
-    (svg, layout)
-}
-
-fn attr(s: &str, name: &str) -> i32 {
-    let start = s.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
-    let end = start + s[start..].find('"').unwrap();
-    s[start..end].parse().unwrap()
+    svg_of((720, 360), |root| draw_probability_bars(root, c).unwrap())
 }
 
 /// `(y, width, fill)` of the bar rectangles (gold or grey fill), top to bottom.
 fn bars(svg: &str) -> Vec<(i32, i32, &str)> {
-    let mut out: Vec<(i32, i32, &str)> = svg
-        .match_indices("<rect")
-        .map(|(i, _)| &svg[i..i + svg[i..].find("/>").unwrap()])
+    let mut out: Vec<(i32, i32, &str)> = elements(svg, "rect")
+        .into_iter()
         .filter_map(|r| {
             let fill = ["#D55E00", "#999999"].into_iter().find(|f| r.contains(f))?;
             Some((attr(r, "y"), attr(r, "width"), fill))

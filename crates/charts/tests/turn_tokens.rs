@@ -1,8 +1,9 @@
 //! The per-call token chart drawn to SVG: one stacked column per call, input below output,
 //! heights proportional to tokens, zero parts not drawn, call numbers under the columns.
 
-use plotters::prelude::*;
-use plotters_svg::SVGBackend;
+mod common;
+
+use common::{attr, elements, svg_of};
 use runlens_charts::{
     AnyChart, Theme, TurnTokens, TurnTokensChart, TurnTokensLayout, draw_turn_tokens, render_svg,
 };
@@ -19,28 +20,14 @@ fn chart(turns: &[(u64, u64)]) -> TurnTokensChart {
 }
 
 fn render(c: &TurnTokensChart) -> (String, TurnTokensLayout) {
-    let mut svg = String::new();
-    let layout = {
-        let root = SVGBackend::with_string(&mut svg, (600, 260)).into_drawing_area();
-        let layout = draw_turn_tokens(&root, c).unwrap();
-        root.present().unwrap();
-        layout
-    };
-    (svg, layout)
-}
-
-fn attr(s: &str, name: &str) -> i32 {
-    let start = s.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
-    let end = start + s[start..].find('"').unwrap();
-    s[start..end].parse().unwrap()
+    svg_of((600, 260), |root| draw_turn_tokens(root, c).unwrap())
 }
 
 /// `(x, y, height)` of the rectangles filled with `fill`, left to right, legend excluded
 /// (the legend swatches are 10 px wide at the top right).
 fn rects(svg: &str, fill: &str) -> Vec<(i32, i32, i32)> {
-    let mut out: Vec<(i32, i32, i32)> = svg
-        .match_indices("<rect")
-        .map(|(i, _)| &svg[i..i + svg[i..].find("/>").unwrap()])
+    let mut out: Vec<(i32, i32, i32)> = elements(svg, "rect")
+        .into_iter()
         .filter(|r| r.contains(fill) && attr(r, "width") > 11)
         .map(|r| (attr(r, "x"), attr(r, "y"), attr(r, "height")))
         .collect();

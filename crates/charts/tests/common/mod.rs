@@ -18,3 +18,37 @@ pub fn numbers(svg: &str) -> usize {
         .filter(|t| t.trim().parse::<f64>().is_ok())
         .count()
 }
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_svg::SVGBackend;
+
+/// Draws with `draw` on an SVG of `size` pixels; returns the SVG and what `draw` returned
+/// (the chart's layout).
+pub fn svg_of<L>(
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<SVGBackend, Shift>) -> L,
+) -> (String, L) {
+    let mut svg = String::new();
+    let layout = {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let layout = draw(&root);
+        root.present().unwrap();
+        layout
+    };
+    (svg, layout)
+}
+
+/// The integer attribute `name` of one element's text (` name="12"`).
+pub fn attr(element: &str, name: &str) -> i32 {
+    let start = element.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+    let end = start + element[start..].find('"').unwrap();
+    element[start..end].parse().unwrap()
+}
+
+/// The text of every `<tag …>` element, in document order.
+pub fn elements<'a>(svg: &'a str, tag: &str) -> Vec<&'a str> {
+    svg.match_indices(&format!("<{tag} "))
+        .map(|(i, _)| &svg[i..i + svg[i..].find('>').unwrap()])
+        .collect()
+}
