@@ -120,7 +120,18 @@ pub fn draw_curves<DB: DrawingBackend>(
     }
     let (x0, y0) = ctx.backend_coord(&(1.0, 0.0));
     let (x1, y1) = ctx.backend_coord(&(f64::from(k_max), 1.0));
-    draw_legend(area, (x1, y0), &chart.series, &label_style, theme)?;
+    let lines: Vec<Vec<(i32, i32)>> = chart
+        .series
+        .iter()
+        .map(|s| {
+            s.points
+                .iter()
+                .map(|&(k, v)| ctx.backend_coord(&(f64::from(k), v)))
+                .collect()
+        })
+        .collect();
+    let plot = [(x0, y1), (x1, y0)];
+    draw_legend(area, plot, &lines, &chart.series, &label_style, theme)?;
     Ok(CurveLayout {
         x_px: (x0, x1),
         y_px: (y0, y1),
@@ -128,13 +139,16 @@ pub fn draw_curves<DB: DrawingBackend>(
     })
 }
 
-/// The series legend, boxed, with its lower-right corner just inside `corner` (the plot's
-/// lower right). Text is measured by the backend (`DrawingArea::estimate_text_size`): on a
-/// canvas that is the canvas's own `measureText`, where plotters' built-in series labels
-/// would measure each label with a `<span>` in the page and force a layout of it.
+/// The series legend, boxed, in the corner or side of the plot (`[top left, bottom right]`
+/// of values 0..1 in pixels) that the drawn `lines` cross least: the lower right (where the
+/// harness puts it) unless a curve runs through it, as precision@k, falling with k, does.
+/// Text is measured by the backend (`DrawingArea::estimate_text_size`): on a canvas that is
+/// the canvas's own `measureText`, where plotters' built-in series labels would measure each
+/// label with a `<span>` in the page and force a layout of it.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    corner: (i32, i32),
+    plot: [(i32, i32); 2],
+    lines: &[Vec<(i32, i32)>],
     series: &[Series],
     style: &TextStyle,
     theme: Theme,
@@ -152,8 +166,8 @@ fn draw_legend<DB: DrawingBackend>(
     let (pad, swatch, line) = (6, 22, text_h.max(10) + 6);
     let width = pad + swatch + 6 + text_w + pad;
     let height = pad + line * series.len() as i32 + pad - 6;
-    let (x1, y1) = (corner.0 - 8, corner.1 - 8);
-    let (x0, y0) = (x1 - width, y1 - height);
+    let (x0, y0) = legend_spot(plot, (width, height), lines);
+    let (x1, y1) = (x0 + width, y0 + height);
     area.draw(&Rectangle::new(
         [(x0, y0), (x1, y1)],
         theme.background.mix(0.9).filled(),
@@ -190,6 +204,47 @@ fn draw_legend<DB: DrawingBackend>(
         area.draw(&Text::new(s.label.clone(), (b + 6, y), style.clone()))?;
     }
     Ok(())
+}
+
+/// The top-left corner of a `size` legend inside `plot` (8 px from its edges) that the
+/// fewest samples of `lines` fall in (markers' 5 px included), trying the lower right,
+/// lower left, middle right, middle left, upper right and upper left in that order.
+fn legend_spot(plot: [(i32, i32); 2], size: (i32, i32), lines: &[Vec<(i32, i32)>]) -> (i32, i32) {
+    let [(left, top), (right, bottom)] = plot;
+    let (w, h) = size;
+    let (x_left, x_right) = (left + 8, right - 8 - w);
+    let (y_top, y_mid, y_bottom) = (top + 8, (top + bottom - h) / 2, bottom - 8 - h);
+    let spots = [
+        (x_right, y_bottom),
+        (x_left, y_bottom),
+        (x_right, y_mid),
+        (x_left, y_mid),
+        (x_right, y_top),
+        (x_left, y_top),
+    ];
+    let samples: Vec<(i32, i32)> = lines
+        .iter()
+        .flat_map(|line| {
+            line.windows(2)
+                .flat_map(|pair| {
+                    let ((ax, ay), (bx, by)) = (pair[0], pair[1]);
+                    (0..8).map(move |t| (ax + (bx - ax) * t / 8, ay + (by - ay) * t / 8))
+                })
+                .chain(line.last().copied())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let covered = |(x, y): (i32, i32)| {
+        samples
+            .iter()
+            .filter(|&&(px, py)| px >= x - 5 && px <= x + w + 5 && py >= y - 5 && py <= y + h + 5)
+            .count()
+    };
+    // `min_by_key` keeps the first of equal counts: the preferred spot wins ties.
+    spots
+        .into_iter()
+        .min_by_key(|&spot| covered(spot))
+        .unwrap_or((x_right, y_bottom))
 }
 
 type Ctx<'a, DB> = ChartContext<

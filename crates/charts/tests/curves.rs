@@ -190,3 +190,27 @@ fn diamond_and_down_triangle_markers_sit_on_their_points() {
         }
     }
 }
+
+#[test]
+fn the_legend_leaves_the_lower_right_when_a_falling_curve_runs_through_it() {
+    // Lower right is free: the legend's sample circle is in the right half, lower third.
+    let (svg, layout) = render(&chart(vec![(1, 0.2), (5, 0.9), (10, 1.0)], 10));
+    let (cx, cy) = *circles(&svg).last().unwrap();
+    let (x_mid, y_third) = (
+        (layout.x_px.0 + layout.x_px.1) / 2,
+        layout.y_px.0 - (layout.y_px.0 - layout.y_px.1) / 3,
+    );
+    assert!(cx > x_mid && cy > y_third, "({cx}, {cy})");
+    // A curve falling from 1.0 to 0.05 crosses the lower right (and the middle right): the
+    // legend goes to the lower left, which the curve only enters near 1.0.
+    let (svg, layout) = render(&chart(
+        (1..=10).map(|k| (k, 1.0 / f64::from(k) - 0.05)).collect(),
+        10,
+    ));
+    let (cx, cy) = *circles(&svg).last().unwrap();
+    assert!(cx < (layout.x_px.0 + layout.x_px.1) / 2, "({cx}, {cy})");
+    assert!(
+        cy > layout.y_px.0 - (layout.y_px.0 - layout.y_px.1) / 3,
+        "({cx}, {cy})"
+    );
+}
