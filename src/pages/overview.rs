@@ -133,8 +133,8 @@ pub fn Overview(
         }
     };
     // The view mounts one task after the header, the header's tools (model filter, import
-    // warnings, overrides) one more task later: together they were one task over 50 ms on
-    // `large` (docs/performance.md).
+    // warnings, overrides) one more task later: together they were one long task on `large`
+    // (docs/performance.md, the long tasks of 2026-12-06 10:09).
     let views_ready = crate::yield_now::ready_after_tasks(1);
     let tools_ready = crate::yield_now::ready_after_tasks(2);
     // The skip link: past the header's controls to the view (focus, no address change).

@@ -48,8 +48,8 @@ use crate::rules::RulesConfig;
 pub const FORMAT: &str = "runlens.bundle/1";
 
 /// A table name as rows hold it: shared, so the 710 names of every ranking row and the
-/// gate rows' lists point at one copy each once [`v2`] has read them (a `String` per name
-/// made a `large` ranking row ~90 KB). Reads and writes as a plain JSON string.
+/// gate rows' lists point at one copy each once [`v2`] has read them (docs/performance.md,
+/// "Shared table names"). Reads and writes as a plain JSON string.
 pub type Name = std::sync::Arc<str>;
 
 /// A run bundle: format tag, provenance, the body and the body's content hash.

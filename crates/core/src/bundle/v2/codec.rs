@@ -1,7 +1,7 @@
 //! A table's columns read back from one gzip-compressed postcard document
 //! ([`super::layout`]; [`super::packed::encode`] writes it). Chosen over Arrow IPC + LZ4 by the spike in
-//! docs/performance.md ("Bundle v2: the columnar encoding"): half the bytes on the `large`
-//! run's cells table and ~40 KB less wasm than Arrow's reader, at a similar decode time.
+//! docs/performance.md ("Bundle v2: the columnar encoding"): fewer bytes and less wasm than
+//! Arrow's reader, at a similar decode time.
 
 use std::collections::HashMap;
 use std::io::Read;

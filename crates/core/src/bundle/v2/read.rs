@@ -560,7 +560,8 @@ pub fn read_early_tables_light(source: &mut dyn EntrySource) -> Result<Bundle, V
 
 /// A corpus's questions, rankings, failure labels, FM labels and gate rows; when `light`,
 /// the questions without their annotators' runs: no view or metric reads them, and they
-/// were two thirds of the questions' text (`large`: 11.8 of 16.7 MB).
+/// were most of the questions' text (docs/performance.md, "Unwanted columns walked over, no
+/// annotator runs, scores as a list").
 fn early_corpus(
     files: &mut Checked<'_>,
     info: &CorpusInfo,
