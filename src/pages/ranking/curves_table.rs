@@ -23,24 +23,26 @@ pub fn CurvesTable(curves: RetrievalCurves) -> impl IntoView {
     view! {
         <details class="curve-values">
             <summary>"Exact values for every k"</summary>
-            <table class="values">
-                <thead><tr>
-                    <th>"k"</th>
-                    {RANKING_METRICS.into_iter().map(|m| view! {
-                        <th title=m.definition data-key=m.key>{m.label}</th>
-                    }).collect_view()}
-                </tr></thead>
-                <tbody>
-                    {rows.into_iter().map(|(k, cells)| view! {
-                        <tr data-k=k>
-                            <td class="num">{k}</td>
-                            {cells.into_iter().map(|(name, v)| view! {
-                                <td class="num" data-cell=name data-value=v.to_string()>{format!("{v:.4}")}</td>
-                            }).collect_view()}
-                        </tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
+            <div class="table-scroll">
+                <table class="values">
+                    <thead><tr>
+                        <th>"k"</th>
+                        {RANKING_METRICS.into_iter().map(|m| view! {
+                            <th title=m.definition data-key=m.key>{m.label}</th>
+                        }).collect_view()}
+                    </tr></thead>
+                    <tbody>
+                        {rows.into_iter().map(|(k, cells)| view! {
+                            <tr data-k=k>
+                                <td class="num">{k}</td>
+                                {cells.into_iter().map(|(name, v)| view! {
+                                    <td class="num" data-cell=name data-value=v.to_string()>{format!("{v:.4}")}</td>
+                                }).collect_view()}
+                            </tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            </div>
             <p class="hint">
                 "nDCG, recall and all-required are the harness's; precision (denominator k), \
                  success (any gold table in the top k) and MRR@k (1 / rank of the first gold \
