@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use runlens_core::bundle::{
     Bundle, BundleBody, Cell, Corpus, LossRule, Outcome, Provenance, ResultRow, ResultScore,
 };
+use runlens_core::metrics::Stepwise;
 use runlens_core::metrics::board_run::{BoardRun, CorpusBoard};
 use runlens_web::data::decode_bundle;
 use runlens_web::derived::board_cache;

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use runlens_core::bundle::v2::{
     MANIFEST, Manifest, MemoryEntries, read_bundle_inflated, write_entries,
 };
+use runlens_core::metrics::Stepwise;
 use runlens_core::metrics::board_run::BoardRun;
 use runlens_web::data::decode_bundle;
 use runlens_web::loader::skeleton::{read_skeleton, skeleton_json};

@@ -525,6 +525,7 @@ mod facts {
     use super::*;
     use runlens_core::bundle::v2::facts::model_columns;
     use runlens_core::bundle::{LossRule, Outcome, ResultScore};
+    use runlens_core::metrics::Stepwise;
     use runlens_core::metrics::board_run::{BoardRun, rows_of_columns};
 
     /// The dev bundle with the cells the leaderboard treats specially: legacy `loss`, an

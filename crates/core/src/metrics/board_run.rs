@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::leaderboard::{LeaderboardRow, ModelColumn, row, scores, sort_rows, top_of};
 use super::report_board::{LeaderboardEntry, model_column, named};
+use super::stepwise::Stepwise;
 use crate::bundle::{BundleBody, Corpus, LossRule};
 
 /// One corpus's leaderboard, as the dashboard's leaderboard view asks for it.
@@ -152,14 +153,22 @@ impl<'a> BoardRun<'a> {
     pub fn is_empty(&self) -> bool {
         self.corpus.models.is_empty()
     }
+}
+
+impl Stepwise for BoardRun<'_> {
+    type Output = Vec<LeaderboardEntry>;
+
+    fn total(&self) -> usize {
+        self.len()
+    }
 
     /// Work items done.
-    pub fn done(&self) -> usize {
+    fn done(&self) -> usize {
         self.columns.len() + self.rows.len()
     }
 
     /// Does up to `n` more work items; true when finished.
-    pub fn step(&mut self, n: usize) -> bool {
+    fn step(&mut self, n: usize) -> bool {
         let models = self.corpus.models.len();
         for _ in 0..n {
             if self.columns.len() < models {
@@ -180,9 +189,8 @@ impl<'a> BoardRun<'a> {
         self.done() == self.len()
     }
 
-    /// Finishes the run: the rows by pass descending, with display names.
-    pub fn finish(mut self) -> Vec<LeaderboardEntry> {
-        self.step(self.len());
+    /// The rows by pass descending, with display names.
+    fn output(self) -> Vec<LeaderboardEntry> {
         let mut rows = self.rows;
         sort_rows(&mut rows);
         named(self.body, rows)

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::stats::{mean, quantile_linear};
+use super::stepwise::Stepwise;
 
 /// Default number of bootstrap resamples.
 pub const DEFAULT_RESAMPLES: usize = 10_000;
@@ -110,9 +111,23 @@ impl BootstrapRun {
     pub fn is_empty(&self) -> bool {
         self.diffs.is_empty()
     }
+}
+
+impl Stepwise for BootstrapRun {
+    type Output = Option<BootstrapCi>;
+
+    /// Resamples in all.
+    fn total(&self) -> usize {
+        self.resamples
+    }
+
+    /// Resamples drawn.
+    fn done(&self) -> usize {
+        self.means.len()
+    }
 
     /// Draws up to `max` more resamples; `true` once all are drawn.
-    pub fn step(&mut self, max: usize) -> bool {
+    fn step(&mut self, max: usize) -> bool {
         let todo = (self.resamples - self.means.len()).min(max);
         for _ in 0..todo {
             let m = resample_mean(&self.diffs, &mut self.rng);
@@ -121,9 +136,8 @@ impl BootstrapRun {
         self.means.len() >= self.resamples
     }
 
-    /// Draws what is left and returns the interval.
-    pub fn finish(mut self) -> Option<BootstrapCi> {
-        self.step(usize::MAX);
+    /// The interval from the drawn resamples.
+    fn output(self) -> Option<BootstrapCi> {
         Some(BootstrapCi {
             estimate: self.estimate,
             lo: quantile_linear(&self.means, 0.025)?,

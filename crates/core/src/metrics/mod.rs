@@ -35,8 +35,10 @@ pub mod row_gold;
 pub mod rule_checks;
 pub mod statement_parses;
 pub mod stats;
+pub mod stepwise;
 pub mod taxonomy;
 
 pub use error::MetricsError;
 pub use gold_tables::GoldRule;
 pub use report::{MetricsReport, ReportOptions, metrics_report};
+pub use stepwise::Stepwise;

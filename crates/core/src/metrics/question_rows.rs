@@ -15,6 +15,7 @@ use super::report_retrieval::RetrievalInputs;
 use std::collections::HashMap;
 
 use super::row_gold::RowGold;
+use super::stepwise::Stepwise;
 use crate::bundle::{BundleBody, Corpus, RankingRow};
 
 /// One table of a question's ranking, in rank order.
@@ -168,29 +169,6 @@ impl<'a> QuestionRowsRun<'a> {
         self.len() == 0
     }
 
-    /// Rows built so far.
-    pub fn done(&self) -> usize {
-        self.rows.len()
-    }
-
-    /// Builds up to `n` more rows; true once every row is built.
-    pub fn step(&mut self, n: usize) -> bool {
-        let start = self.rows.len();
-        let end = self.len().min(start.saturating_add(n));
-        for i in start..end {
-            let (r, row_gold) = (&self.corpus.rankings[i], &self.inputs.golds[i]);
-            let row = self.row(r, row_gold);
-            self.rows.push(row);
-        }
-        end == self.len()
-    }
-
-    /// Builds the remaining rows and returns all of them, in `corpus.rankings` order.
-    pub fn finish(mut self) -> Vec<QuestionRow> {
-        while !self.step(usize::MAX) {}
-        self.rows
-    }
-
     fn row(&self, r: &RankingRow, row_gold: &RowGold) -> QuestionRow {
         let gold = &row_gold.tables;
         let positions = gold_positions(&r.ranked, gold);
@@ -240,6 +218,36 @@ fn table_scores<S: std::hash::BuildHasher>(
             is_gold: gold.contains(&**t),
         })
         .collect()
+}
+
+impl Stepwise for QuestionRowsRun<'_> {
+    type Output = Vec<QuestionRow>;
+
+    fn total(&self) -> usize {
+        self.len()
+    }
+
+    /// Rows built so far.
+    fn done(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Builds up to `n` more rows; true once every row is built.
+    fn step(&mut self, n: usize) -> bool {
+        let start = self.rows.len();
+        let end = self.len().min(start.saturating_add(n));
+        for i in start..end {
+            let (r, row_gold) = (&self.corpus.rankings[i], &self.inputs.golds[i]);
+            let row = self.row(r, row_gold);
+            self.rows.push(row);
+        }
+        end == self.len()
+    }
+
+    /// Every row, in `corpus.rankings` order.
+    fn output(self) -> Vec<QuestionRow> {
+        self.rows
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use super::report::ReportOptions;
 use super::report_retrieval::{
     RetrievalInputs, RetrievalInputsRun, RetrievalSection, retrieval_section_with,
 };
+use super::stepwise::Stepwise;
 use crate::bundle::{BundleBody, Corpus};
 
 /// Name of the pooled corpus (every corpus with ranking rows).

@@ -13,6 +13,7 @@ use super::gold_tables::{GoldDifference, GoldRule, TableMatcher, gold_rule_diffe
 use super::report_options::ReportOptions;
 use super::row_gold::{GoldChooser, RowGold};
 use super::stats::{mean, median, report_p90, upper_median};
+use super::stepwise::Stepwise;
 use crate::bundle::{BundleBody, Corpus};
 
 /// Macro means of the high-confidence set over questions.
@@ -157,14 +158,22 @@ impl<'a> RetrievalInputsRun<'a> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+impl Stepwise for RetrievalInputsRun<'_> {
+    type Output = RetrievalInputs;
+
+    fn total(&self) -> usize {
+        self.len()
+    }
 
     /// Work items done so far (≤ [`Self::len`]).
-    pub fn done(&self) -> usize {
+    fn done(&self) -> usize {
         self.next_row + self.next_question
     }
 
     /// Does up to `n` more work items (rows first, then questions); true once finished.
-    pub fn step(&mut self, n: usize) -> bool {
+    fn step(&mut self, n: usize) -> bool {
         let mut budget = n;
         let rows = &self.corpus.rankings;
         let end = rows.len().min(self.next_row.saturating_add(budget));
@@ -190,9 +199,8 @@ impl<'a> RetrievalInputsRun<'a> {
         self.next_row == rows.len() && self.next_question == qs.len()
     }
 
-    /// Finishes the remaining work and returns the inputs.
-    pub fn finish(mut self) -> RetrievalInputs {
-        while !self.step(usize::MAX) {}
+    /// The gold sets and rule differences.
+    fn output(self) -> RetrievalInputs {
         self.inputs
     }
 }
@@ -262,14 +270,22 @@ impl<'a> RetrievalSectionRun<'a> {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+impl Stepwise for RetrievalSectionRun<'_> {
+    type Output = RetrievalSection;
+
+    fn total(&self) -> usize {
+        self.len()
+    }
 
     /// Rows reduced so far.
-    pub fn done(&self) -> usize {
+    fn done(&self) -> usize {
         self.next
     }
 
     /// Reduces up to `n` more rows; true once every row is reduced.
-    pub fn step(&mut self, n: usize) -> bool {
+    fn step(&mut self, n: usize) -> bool {
         let end = self.len().min(self.next.saturating_add(n));
         let [size, prec, rec, cover] = &mut self.sums;
         for (r, row_gold) in self.corpus.rankings[self.next..end]
@@ -294,9 +310,8 @@ impl<'a> RetrievalSectionRun<'a> {
         end == self.len()
     }
 
-    /// Reduces the remaining rows and computes the section.
-    pub fn finish(mut self) -> RetrievalSection {
-        while !self.step(usize::MAX) {}
+    /// The section from the reduced rows.
+    fn output(self) -> RetrievalSection {
         let (body, corpus, options, rows) = (self.body, self.corpus, &self.options, &self.rows);
         let [size, prec, rec, cover] = self.sums;
         let n = rows.len().max(1) as f64;
