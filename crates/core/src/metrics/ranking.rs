@@ -25,6 +25,7 @@ use std::collections::HashSet;
 use std::hash::{BuildHasher, Hash};
 
 use super::ranking_metrics::{NDCG, RECALL};
+pub use super::ranking_metrics::{discount, ideal_dcg};
 
 /// 0-based positions of the first occurrence of each gold table in `ranked`, ascending.
 ///
@@ -77,30 +78,6 @@ fn tail_key(s: &str) -> (usize, u64) {
     let mut word = [0u8; 8];
     word[..bytes.len() - start].copy_from_slice(&bytes[start..]);
     (bytes.len(), u64::from_le_bytes(word))
-}
-
-/// Discount of 0-based position `i`: `1 / log2(i + 2)` (rank `r = i + 1` → `1/log2(r + 1)`).
-pub fn discount(i: usize) -> f64 {
-    match discount_table().get(i) {
-        Some(d) => *d,
-        None => discount_uncached(i),
-    }
-}
-
-fn discount_uncached(i: usize) -> f64 {
-    // libm, not f64::log2: the same bits natively and in WASM.
-    1.0 / libm::log2((i + 2) as f64)
-}
-
-/// Discounts of positions `0..128`, computed once (the same values [`discount`] computes).
-fn discount_table() -> &'static [f64; 128] {
-    static TABLE: std::sync::OnceLock<[f64; 128]> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| std::array::from_fn(discount_uncached))
-}
-
-/// Ideal DCG at `k` for `n_gold` relevant tables: `Σ_{i < min(n_gold, k)} 1/log2(i + 2)`.
-pub fn ideal_dcg(n_gold: usize, k: usize) -> f64 {
-    (0..n_gold.min(k)).map(discount).fold(0.0, |acc, d| acc + d)
 }
 
 /// nDCG@k with binary gain and log2 discount.

@@ -10,8 +10,6 @@
 //! is authoritative; relevance is binary; a gold table outside the ranking still counts in
 //! `|G|`; a repeated table earns credit once; `k` beyond the list behaves as the whole list.
 
-use super::ranking::{discount, ideal_dcg};
-
 /// What one question's ranking shows at cutoff `k`: everything a kernel reads.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AtK {
@@ -46,6 +44,30 @@ impl AtK {
             first: positions.first().copied(),
         }
     }
+}
+
+/// Discount of 0-based position `i`: `1 / log2(i + 2)` (rank `r = i + 1` → `1/log2(r + 1)`).
+pub fn discount(i: usize) -> f64 {
+    match discount_table().get(i) {
+        Some(d) => *d,
+        None => discount_uncached(i),
+    }
+}
+
+fn discount_uncached(i: usize) -> f64 {
+    // libm, not f64::log2: the same bits natively and in WASM.
+    1.0 / libm::log2((i + 2) as f64)
+}
+
+/// Discounts of positions `0..128`, computed once (the same values [`discount`] computes).
+fn discount_table() -> &'static [f64; 128] {
+    static TABLE: std::sync::OnceLock<[f64; 128]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| std::array::from_fn(discount_uncached))
+}
+
+/// Ideal DCG at `k` for `n_gold` relevant tables: `Σ_{i < min(n_gold, k)} 1/log2(i + 2)`.
+pub fn ideal_dcg(n_gold: usize, k: usize) -> f64 {
+    (0..n_gold.min(k)).map(discount).fold(0.0, |acc, d| acc + d)
 }
 
 /// One table-ranking metric: how it is named everywhere and how it scores one question.
