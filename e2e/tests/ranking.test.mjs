@@ -1,6 +1,6 @@
 // Table-ranking view and shareable state: headline numbers equal `runlens metrics --json`
 // for the same k, threshold and gold rule; moving k / the threshold / the gold switch
-// recomputes them and writes the URL; a question opens; reloading the link shows the same
+// recomputes them and writes the URL; the curve picker adds a runlens curve; a question opens; reloading the link shows the same
 // view; back/forward walk the views; a link made for another bundle hash says so.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,6 +66,15 @@ test('k, threshold and gold rule recompute every number exactly like the CLI', a
   await page.waitForFunction(() => location.search.includes('gold=parser'));
   assert.deepEqual(await headline(page, 5),
     expected(cli(['--k-max', '5', '--confidence-threshold', '0.3', '--gold-rule', 'parser']), 5));
+  // The runlens curves: ticking MRR draws it, writes `curves=` and adds MRR@5 to the
+  // headline; the exact-value table holds every curve whether drawn or not.
+  const r = cli(['--k-max', '5', '--confidence-threshold', '0.3', '--gold-rule', 'parser']);
+  await page.locator('[data-testid="curve-picker"] input[data-curve="mrr"]').check();
+  await page.waitForFunction(() => location.search.includes('curves=ndcg,recall,all_required,mrr'));
+  assert.equal(await metric(page, 'mrr@5'), r.mrr[4]);
+  const cell = async (name) => Number(await page.locator(`td[data-cell="${name}"]`).getAttribute('data-value'));
+  assert.deepEqual([await cell('precision@5'), await cell('success@5'), await cell('mrr@1')],
+    [r.precision[4], r.success[4], r.mrr[0]]);
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('k'), '5');
   assert.equal(url.searchParams.get('t'), '0.3');
