@@ -128,7 +128,7 @@ pub fn retrieval_curves(rows: &[QuestionRanking], k_max: usize) -> RetrievalCurv
                 at.k = k;
                 at.ideal = ideal[row.n_gold.min(k)];
                 for (metric, sums) in RANKING_METRICS.iter().zip(values.iter_mut()) {
-                    sums[j] += (metric.kernel)(&at);
+                    sums[j] += metric.kernel.score(&at);
                 }
             }
         }

@@ -70,6 +70,60 @@ pub fn ideal_dcg(n_gold: usize, k: usize) -> f64 {
     (0..n_gold.min(k)).map(discount).fold(0.0, |acc, d| acc + d)
 }
 
+/// The kernel of each metric: how it scores one question's [`AtK`]. An enum, not a function
+/// pointer, so the curves' loop is compiled with each kernel inlined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// nDCG@k.
+    Ndcg,
+    /// recall@k.
+    Recall,
+    /// all-required@k.
+    AllRequired,
+    /// precision@k.
+    Precision,
+    /// success@k.
+    Success,
+    /// reciprocal rank@k.
+    ReciprocalRank,
+}
+
+impl Kernel {
+    /// The score of one question at a cutoff, in `[0, 1]`.
+    #[inline]
+    pub fn score(self, a: &AtK) -> f64 {
+        match self {
+            Kernel::Ndcg => {
+                if a.ideal == 0.0 {
+                    0.0
+                } else {
+                    a.dcg / a.ideal
+                }
+            }
+            Kernel::Recall => {
+                if a.n_gold == 0 {
+                    0.0
+                } else {
+                    a.hits as f64 / a.n_gold as f64
+                }
+            }
+            Kernel::AllRequired => f64::from(u8::from(a.hits == a.n_gold)),
+            Kernel::Precision => {
+                if a.k == 0 {
+                    0.0
+                } else {
+                    a.hits as f64 / a.k as f64
+                }
+            }
+            Kernel::Success => f64::from(u8::from(a.hits > 0)),
+            Kernel::ReciprocalRank => match a.first {
+                Some(p) if p < a.k => 1.0 / (p + 1) as f64,
+                _ => 0.0,
+            },
+        }
+    }
+}
+
 /// One table-ranking metric: how it is named everywhere and how it scores one question.
 #[derive(Debug)]
 pub struct RankingMetric {
@@ -84,7 +138,7 @@ pub struct RankingMetric {
     /// Whether the harness reports it; the others are runlens extensions.
     pub harness: bool,
     /// The per-question score at a cutoff, in `[0, 1]`; its macro mean is the curve's value.
-    pub kernel: fn(&AtK) -> f64,
+    pub kernel: Kernel,
 }
 
 /// Two descriptors are the same metric when their keys are (keys are unique; a test).
@@ -99,7 +153,8 @@ impl Eq for RankingMetric {}
 impl RankingMetric {
     /// This metric for one question: ascending gold `positions`, `|G|` and the cutoff `k`.
     pub fn at_positions(&self, positions: &[usize], n_gold: usize, k: usize) -> f64 {
-        (self.kernel)(&AtK::from_positions(positions, n_gold, k))
+        self.kernel
+            .score(&AtK::from_positions(positions, n_gold, k))
     }
 }
 
@@ -110,7 +165,7 @@ pub const NDCG: RankingMetric = RankingMetric {
     column: "nDCG",
     definition: "DCG of the top k over the ideal DCG of |G| gold tables (binary gain, log2 discount)",
     harness: true,
-    kernel: |a| if a.ideal == 0.0 { 0.0 } else { a.dcg / a.ideal },
+    kernel: Kernel::Ndcg,
 };
 
 /// recall@k = `|top k ∩ G| / |G|`; 0 for an empty `G`.
@@ -120,13 +175,7 @@ pub const RECALL: RankingMetric = RankingMetric {
     column: "recall",
     definition: "share of the gold tables found in the top k",
     harness: true,
-    kernel: |a| {
-        if a.n_gold == 0 {
-            0.0
-        } else {
-            a.hits as f64 / a.n_gold as f64
-        }
-    },
+    kernel: Kernel::Recall,
 };
 
 /// all-required@k: 1 when the top k holds every gold table (vacuously for an empty `G`).
@@ -136,7 +185,7 @@ pub const ALL_REQUIRED: RankingMetric = RankingMetric {
     column: "all-req",
     definition: "1 when the top k holds every gold table, else 0",
     harness: true,
-    kernel: |a| f64::from(u8::from(a.hits == a.n_gold)),
+    kernel: Kernel::AllRequired,
 };
 
 /// precision@k = `|top k ∩ G| / k` (denominator `k` even past the list's end, as
@@ -147,13 +196,7 @@ pub const PRECISION: RankingMetric = RankingMetric {
     column: "P@k",
     definition: "share of the top k that are gold tables (denominator k)",
     harness: false,
-    kernel: |a| {
-        if a.k == 0 {
-            0.0
-        } else {
-            a.hits as f64 / a.k as f64
-        }
-    },
+    kernel: Kernel::Precision,
 };
 
 /// success@k: 1 when at least one gold table is in the top k.
@@ -163,7 +206,7 @@ pub const SUCCESS: RankingMetric = RankingMetric {
     column: "success",
     definition: "1 when any gold table is in the top k, else 0",
     harness: false,
-    kernel: |a| f64::from(u8::from(a.hits > 0)),
+    kernel: Kernel::Success,
 };
 
 /// reciprocal rank@k: `1 / rank` of the best-ranked gold table when it is within the top
@@ -174,10 +217,7 @@ pub const MRR: RankingMetric = RankingMetric {
     column: "MRR",
     definition: "1 / rank of the first gold table when it is in the top k, else 0 (mean: MRR@k)",
     harness: false,
-    kernel: |a| match a.first {
-        Some(p) if p < a.k => 1.0 / (p + 1) as f64,
-        _ => 0.0,
-    },
+    kernel: Kernel::ReciprocalRank,
 };
 
 /// Every ranking metric, in the order tables, JSON, CSV and legends show them.

@@ -49,7 +49,10 @@ fn every_kernel_on_one_hand_worked_question() {
             first: Some(1)
         }
     );
-    let got: Vec<f64> = RANKING_METRICS.iter().map(|m| (m.kernel)(&at4)).collect();
+    let got: Vec<f64> = RANKING_METRICS
+        .iter()
+        .map(|m| m.kernel.score(&at4))
+        .collect();
     assert_eq!(
         got,
         [
@@ -63,9 +66,12 @@ fn every_kernel_on_one_hand_worked_question() {
     );
     // At k = 1 nothing gold is in the prefix: every metric scores 0.
     let at1 = AtK::from_positions(&positions, 3, 1);
-    assert!(RANKING_METRICS.iter().all(|m| (m.kernel)(&at1) == 0.0));
+    assert!(RANKING_METRICS.iter().all(|m| m.kernel.score(&at1) == 0.0));
     // Empty G: all-required is vacuously 1, the rest 0.
     let empty = AtK::from_positions(&[], 0, 3);
-    let got: Vec<f64> = RANKING_METRICS.iter().map(|m| (m.kernel)(&empty)).collect();
+    let got: Vec<f64> = RANKING_METRICS
+        .iter()
+        .map(|m| m.kernel.score(&empty))
+        .collect();
     assert_eq!(got, [0.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
 }
