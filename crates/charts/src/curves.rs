@@ -192,14 +192,10 @@ fn draw_legend<DB: DrawingBackend>(
                 vec![(mid, y - 5), (mid - 5, y + 4), (mid + 5, y + 4)],
                 fill,
             ))?,
-            Marker::Diamond => area.draw(&Polygon::new(
-                vec![(mid, y - 5), (mid + 5, y), (mid, y + 5), (mid - 5, y)],
-                fill,
-            ))?,
-            Marker::TriangleDown => area.draw(&Polygon::new(
-                vec![(mid, y + 5), (mid - 5, y - 4), (mid + 5, y - 4)],
-                fill,
-            ))?,
+            Marker::Diamond => area.draw(&(EmptyElement::at((mid, y)) + diamond(fill)))?,
+            Marker::TriangleDown => {
+                area.draw(&(EmptyElement::at((mid, y)) + triangle_down(fill)))?
+            }
         }
         area.draw(&Text::new(s.label.clone(), (b + 6, y), style.clone()))?;
     }
@@ -231,7 +227,6 @@ fn legend_spot(plot: [(i32, i32); 2], size: (i32, i32), lines: &[Vec<(i32, i32)>
                     (0..8).map(move |t| (ax + (bx - ax) * t / 8, ay + (by - ay) * t / 8))
                 })
                 .chain(line.last().copied())
-                .collect::<Vec<_>>()
         })
         .collect();
     let covered = |(x, y): (i32, i32)| {
@@ -274,15 +269,24 @@ fn draw_markers<DB: DrawingBackend>(
             ctx.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 5, style)))?;
         }
         Marker::Diamond => {
-            ctx.draw_series(pts.iter().map(|&p| {
-                EmptyElement::at(p) + Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
-            }))?;
+            ctx.draw_series(pts.iter().map(|&p| EmptyElement::at(p) + diamond(style)))?;
         }
         Marker::TriangleDown => {
-            ctx.draw_series(pts.iter().map(|&p| {
-                EmptyElement::at(p) + Polygon::new(vec![(0, 5), (-5, -4), (5, -4)], style)
-            }))?;
+            ctx.draw_series(
+                pts.iter()
+                    .map(|&p| EmptyElement::at(p) + triangle_down(style)),
+            )?;
         }
     }
     Ok(())
+}
+
+/// A diamond marker 10 px across, relative to its point (series and legend alike).
+fn diamond(style: ShapeStyle) -> Polygon<(i32, i32)> {
+    Polygon::new(vec![(0, -5), (5, 0), (0, 5), (-5, 0)], style)
+}
+
+/// A triangle marker pointing down, relative to its point (series and legend alike).
+fn triangle_down(style: ShapeStyle) -> Polygon<(i32, i32)> {
+    Polygon::new(vec![(0, 5), (-5, -4), (5, -4)], style)
 }
