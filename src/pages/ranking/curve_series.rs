@@ -102,36 +102,24 @@ pub fn curves_csv(c: &RetrievalCurves) -> String {
     to_csv(&header, &rows)
 }
 
-/// One checkbox per metric: which curves the chart draws. The last one shown cannot be
-/// unticked (an empty chart explains nothing); choosing the harness's three again leaves
-/// `curves=` out of the link.
+/// One checkbox per metric: which curves the chart draws (`shown`, from
+/// [`shown_metrics`]). The last one shown cannot be unticked (an empty chart explains
+/// nothing); choosing the harness's three again leaves `curves=` out of the link.
 #[component]
-pub fn CurvePicker() -> impl IntoView {
+pub fn CurvePicker(shown: Memo<Vec<&'static RankingMetric>>) -> impl IntoView {
     let state = UrlState::use_context();
-    let shown = Memo::new(move |_| {
-        state.with(|s| {
-            shown_metrics(&s.curves)
-                .into_iter()
-                .map(|m| m.key)
-                .collect::<Vec<_>>()
-        })
-    });
     let toggle = move |key: &'static str| {
-        let mut keys = shown.get_untracked();
-        if keys.contains(&key) {
-            keys.retain(|k| *k != key);
-        } else {
-            keys.push(key);
-        }
-        let default = shown_metrics(&[]);
-        let chosen: Vec<String> = RANKING_METRICS
-            .iter()
-            .filter(|m| keys.contains(&m.key))
-            .map(|m| m.key.to_owned())
+        // The shown metrics with `key` toggled, in registry order.
+        let chosen: Vec<&'static RankingMetric> = RANKING_METRICS
+            .into_iter()
+            .filter(|m| shown.with_untracked(|s| s.contains(m)) != (m.key == key))
             .collect();
-        let is_default = chosen.len() == default.len()
-            && default.iter().all(|m| chosen.iter().any(|k| k == m.key));
-        state.push(move |s| s.curves = if is_default { Vec::new() } else { chosen });
+        let keys = if chosen == shown_metrics(&[]) {
+            Vec::new()
+        } else {
+            chosen.iter().map(|m| m.key.to_owned()).collect()
+        };
+        state.push(move |s| s.curves = keys);
     };
     view! {
         <fieldset class="curve-picker" data-testid="curve-picker">
@@ -139,7 +127,7 @@ pub fn CurvePicker() -> impl IntoView {
             {RANKING_METRICS.into_iter().enumerate().map(|(i, m)| {
                 let (color, _) = curve_style(i);
                 let swatch = format!("background: rgb({}, {}, {})", color.0, color.1, color.2);
-                let on = move || shown.with(|s| s.contains(&m.key));
+                let on = move || shown.with(|s| s.contains(&m));
                 let only = move || on() && shown.with(Vec::len) == 1;
                 view! {
                     <label title=m.definition>

@@ -242,7 +242,7 @@ fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
                     <div><dt>{headline_term(&name)}</dt><dd><MetricValue name=name value=value /></dd></div>
                 }).collect_view()}
             </dl>
-            <CurvePicker />
+            <CurvePicker shown=shown />
             <div class="chart-wrap" on:mousemove=on_move on:mouseleave=move |_| set_hover_k.set(None)>
                 <ChartCanvas id="ranking-curves" chart=chart caption=caption_text.clone() on_layout=on_layout />
             </div>
