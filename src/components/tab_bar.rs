@@ -7,21 +7,8 @@ use leptos::prelude::*;
 
 use wasm_bindgen::JsCast;
 
+use crate::pages::registry::{VIEWS, tab_after_key};
 use crate::state::{Tab, UrlState};
-
-/// The tab `key` moves to from `current` (`None`: not a tab key).
-pub fn tab_after_key(current: Tab, key: &str) -> Option<Tab> {
-    let all = Tab::ALL;
-    let i = all.iter().position(|t| *t == current)?;
-    let n = all.len();
-    Some(match key {
-        "ArrowRight" => all[(i + 1) % n],
-        "ArrowLeft" => all[(i + n - 1) % n],
-        "Home" => all[0],
-        "End" => all[n - 1],
-        _ => return None,
-    })
-}
 
 /// Buttons for every tab, the current one marked `aria-selected`, and the narrow screen's menu.
 #[component]
@@ -46,18 +33,20 @@ pub fn TabBar() -> impl IntoView {
     };
     view! {
         <nav class="tabs" role="tablist" aria-label="Views" node_ref=strip on:keydown=on_key>
-            {Tab::ALL.into_iter().map(|tab| {
+            {VIEWS.iter().map(|def| {
+                let tab = def.tab;
                 let selected = move || state.with(|s| s.tab == tab);
                 view! {
                     <button
                         role="tab"
                         class="tab"
                         data-tab=tab.key()
+                        data-chunk=def.chunk()
                         aria-selected=move || selected().to_string()
                         tabindex=move || if selected() { "0" } else { "-1" }
                         on:click=move |_| state.push(|s| s.tab = tab)
                     >
-                        {tab.label()}
+                        {def.label}
                     </button>
                 }
             }).collect_view()}
@@ -69,12 +58,15 @@ pub fn TabBar() -> impl IntoView {
                 prop:value=move || state.with(|s| s.tab.key())
                 on:change=move |ev| {
                     let key = event_target_value(&ev);
-                    if let Some(tab) = Tab::ALL.into_iter().find(|t| t.key() == key) {
+                    if let Some(tab) = Tab::from_key(&key) {
                         state.push(|s| s.tab = tab);
                     }
                 }>
-                {Tab::ALL.into_iter().map(|tab| view! {
-                    <option value=tab.key() selected=move || state.with(|s| s.tab == tab)>{tab.label()}</option>
+                {VIEWS.iter().map(|def| {
+                    let tab = def.tab;
+                    view! {
+                        <option value=tab.key() selected=move || state.with(|s| s.tab == tab)>{def.label}</option>
+                    }
                 }).collect_view()}
             </select>
         </label>

@@ -7,7 +7,6 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use leptos::prelude::*;
 use runlens_core::audit::AuditAnswerer;
 use runlens_core::bundle::{Bundle, BundleBody, Cell};
 use runlens_core::metrics::board_run::{boards, pooled_board};
@@ -197,28 +196,4 @@ pub async fn ask<T: DeserializeOwned>(
     };
     serde_json::from_slice(&json)
         .map_err(|e| LoadError::Loader(format!("loader: a malformed answer ({e})")))
-}
-
-/// Asks `to_query(q)` about `bundle` whenever `query` changes, and hands each answer to
-/// `answered` with the question it answers, unless a newer question was asked meanwhile: the
-/// newest question's answer wins, and the view keeps showing the last one until it comes.
-pub fn ask_newest<Q, A>(
-    bundle: Arc<Bundle>,
-    query: Memo<Q>,
-    to_query: fn(Q) -> ViewQuery,
-    answered: impl Fn(Q, Result<A, String>) + Clone + 'static,
-) where
-    Q: Clone + PartialEq + Send + Sync + 'static,
-    A: DeserializeOwned + 'static,
-{
-    Effect::new(move |_| {
-        let q = query.get();
-        let (bundle, answered) = (bundle.clone(), answered.clone());
-        leptos::task::spawn_local(async move {
-            let got = ask::<A>(&bundle, to_query(q.clone())).await;
-            if query.try_get_untracked().as_ref() == Some(&q) {
-                answered(q, got.map_err(|e| e.to_string()));
-            }
-        });
-    });
 }

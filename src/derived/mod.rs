@@ -7,4 +7,5 @@ pub mod answers;
 pub mod board_cache;
 pub mod bundle_matcher;
 pub mod compiled_rules;
+pub mod newest_answer;
 pub mod row_blocks;

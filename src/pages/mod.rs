@@ -8,6 +8,7 @@ pub mod leaderboard;
 pub mod matrix;
 pub mod overview;
 pub mod ranking;
+pub mod registry;
 pub mod relabel;
 pub mod start;
 pub mod trajectory;

@@ -17,10 +17,10 @@ use crate::data::LoadStats;
 use crate::derived::bundle_matcher::bundle_matcher;
 use crate::derived::compiled_rules::compiled_rules;
 use crate::loader::summary::Summary;
-use crate::pages::LeaderboardView;
+use crate::pages::registry::{self, Needs};
 use crate::pages::relabel::OverridesBar;
-use crate::pages::views::{ViewChunks, lazy_view};
-use crate::state::{OverridesState, Tab, UrlState};
+use crate::pages::views::ViewChunks;
+use crate::state::{OverridesState, UrlState};
 use crate::yield_now::{mounted_flag, yield_idle};
 
 /// Shows a loaded bundle. Takes the data as a prop so it is testable without a server.
@@ -107,29 +107,32 @@ pub fn Overview(
         });
     });
     let chunks = ViewChunks::provide();
-    // What the view area shows: the tab, and whether it waits for the whole bundle. The
-    // leaderboard (from the summary) and the ranking, failures and gate views (answered from
-    // the tables read right after it) do not wait; the matrix and audit queue mount too, and
-    // their questions wait in the worker, which answers them the moment the whole bundle is
-    // in (mounting them only then cost a mount and a round trip). So the whole bundle's
-    // arrival leaves every view mounted but the trajectory, which mounts then.
+    // What the view area shows: the tab, and whether it waits for the whole bundle (the
+    // registry says what each view needs). A view that needs the whole bundle only for its
+    // answers mounts at once under a "rest loading" line: its questions wait in the worker,
+    // which answers them the moment the whole bundle is in (mounting it only then cost a
+    // mount and a round trip). So the whole bundle's arrival leaves every view mounted but
+    // those that need it in the page, which mount then.
     let shown_kind = Memo::new(move |_| {
         let tab = tab.get();
-        (tab, tab == Tab::Trajectory && waiting.get())
+        let needs = registry::view_def(tab).needs;
+        (tab, needs == Needs::WholeToMount && waiting.get())
     });
     let views = move || {
         chunks.track();
         let (tab, rest_loading) = shown_kind.get();
         let bundle = current();
         release_focus_in_main();
-        match tab {
-            Tab::Leaderboard => view! { <LeaderboardView bundle=bundle.clone() /> }.into_any(),
-            _ if rest_loading => view! { <RestLoading /> }.into_any(),
-            Tab::Matrix | Tab::Audit => {
+        if rest_loading {
+            return view! { <RestLoading /> }.into_any();
+        }
+        let view = registry::mount(tab, bundle);
+        match registry::view_def(tab).needs {
+            Needs::WholeForAnswers => {
                 let line = move || waiting.get().then(|| view! { <RestLoading /> });
-                view! { {line} {lazy_view(tab, bundle.clone())} }.into_any()
+                view! { {line} {view} }.into_any()
             }
-            other => lazy_view(other, bundle.clone()),
+            Needs::Summary | Needs::WholeToMount => view,
         }
     };
     // The view mounts one task after the header, the header's tools (model filter, import

@@ -1,5 +1,7 @@
-//! The views that are not in the first download: each is a split point (see
-//! [`crate::chunks`]) in a chunk of its own, shown by [`lazy_view`] once its chunk is in.
+//! How a view's code arrives: in the first download ([`Code::First`]) or in a chunk of its
+//! own ([`Code::Chunk`], declared with [`lazy_view!`] in the view's own folder, see
+//! [`crate::chunks`]), shown by [`mount_view`] once its chunk is in. Which views there are is
+//! [`crate::pages::registry`]'s business.
 
 use std::sync::Arc;
 
@@ -8,49 +10,97 @@ use leptos::prelude::*;
 use leptos::wasm_split::SplitLoaderError;
 use runlens_core::bundle::Bundle;
 
-use crate::chunks::{ChunkError, split_point};
+use crate::chunks::ChunkError;
 #[cfg(feature = "split")]
 use crate::chunks::{LocalTask, poll_once};
-use crate::pages::{AuditView, FailuresView, GateView, MatrixView, RankingView, TrajectoryView};
 #[cfg_attr(not(feature = "split"), allow(unused_imports))]
 use crate::state::{Tab, UrlState};
 
-split_point! {
-    /// The question × model matrix.
-    matrix: fn matrix_view(bundle: Arc<Bundle>) -> AnyView {
-        view! { <MatrixView bundle=bundle /> }.into_any()
+/// Where a view's code is.
+#[derive(Clone, Copy)]
+pub enum Code {
+    /// In the first download: the view itself.
+    First(fn(Arc<Bundle>) -> AnyView),
+    /// In a chunk of its own.
+    Chunk(Chunk),
+}
+
+/// A view's chunk, as [`lazy_view!`] declares it.
+#[derive(Clone, Copy)]
+pub struct Chunk {
+    /// The chunk's file name stem in a split build (`split_ranking`).
+    pub name: &'static str,
+    /// Starts the view: its chunk's load and the view's call.
+    pub load: fn(Arc<Bundle>) -> ViewLoad,
+}
+
+/// A view on its way: in a split build, its chunk's load and the call that builds it (neither
+/// runs until polled); without the split, the view.
+pub struct ViewLoad {
+    #[cfg(feature = "split")]
+    preload: LocalTask<Result<(), SplitLoaderError>>,
+    #[cfg(feature = "split")]
+    view: LocalTask<Result<AnyView, ChunkError>>,
+    #[cfg(not(feature = "split"))]
+    view: Result<AnyView, ChunkError>,
+}
+
+impl ViewLoad {
+    /// A split build's view: `preload` fetches the chunk, `view` builds the view from it.
+    #[cfg(feature = "split")]
+    pub fn split(
+        preload: LocalTask<Result<(), SplitLoaderError>>,
+        view: LocalTask<Result<AnyView, ChunkError>>,
+    ) -> Self {
+        Self { preload, view }
+    }
+
+    /// A view built by a plain call (no split).
+    #[cfg(not(feature = "split"))]
+    pub fn ready(view: Result<AnyView, ChunkError>) -> Self {
+        Self { view }
     }
 }
-split_point! {
-    /// The table-ranking view.
-    ranking: fn ranking_view(bundle: Arc<Bundle>) -> AnyView {
-        view! { <RankingView bundle=bundle /> }.into_any()
-    }
+
+/// Declares, in a view's folder, the view's split point and its [`Chunk`] as `CHUNK`:
+/// `lazy_view!(ranking: RankingView)` puts the component `RankingView` (one prop, `bundle`)
+/// in the chunk `split_ranking`. The registry names `CHUNK`.
+macro_rules! lazy_view {
+    ($(#[$doc:meta])* $chunk:ident: $component:ident) => {
+        $(#[$doc])*
+        #[allow(unsafe_code)] // the split macro declares the chunk's import and export
+        #[cfg_attr(
+            feature = "split",
+            leptos::wasm_split::wasm_split(
+                $chunk,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible,
+                preload(preload_split_view)
+            )
+        )]
+        pub fn split_view(
+            bundle: ::std::sync::Arc<::runlens_core::bundle::Bundle>,
+        ) -> Result<::leptos::prelude::AnyView, $crate::chunks::ChunkError> {
+            Ok(::leptos::prelude::IntoAny::into_any(::leptos::view! { <$component bundle=bundle /> }))
+        }
+
+        /// This view's chunk, for the registry.
+        pub const CHUNK: $crate::pages::views::Chunk = $crate::pages::views::Chunk {
+            name: concat!("split_", stringify!($chunk)),
+            load: |bundle| {
+                #[cfg(feature = "split")]
+                let load = $crate::pages::views::ViewLoad::split(
+                    Box::pin(preload_split_view()),
+                    Box::pin(split_view(bundle)),
+                );
+                #[cfg(not(feature = "split"))]
+                let load = $crate::pages::views::ViewLoad::ready(split_view(bundle));
+                load
+            },
+        };
+    };
 }
-split_point! {
-    /// The failures view.
-    failures: fn failures_view(bundle: Arc<Bundle>) -> AnyView {
-        view! { <FailuresView bundle=bundle /> }.into_any()
-    }
-}
-split_point! {
-    /// The audit queue.
-    audit: fn audit_view(bundle: Arc<Bundle>) -> AnyView {
-        view! { <AuditView bundle=bundle /> }.into_any()
-    }
-}
-split_point! {
-    /// The gate view.
-    gate: fn gate_view(bundle: Arc<Bundle>) -> AnyView {
-        view! { <GateView bundle=bundle /> }.into_any()
-    }
-}
-split_point! {
-    /// The trajectory viewer.
-    trajectory: fn trajectory_view(bundle: Arc<Bundle>) -> AnyView {
-        view! { <TrajectoryView bundle=bundle /> }.into_any()
-    }
-}
+pub(crate) use lazy_view;
 
 /// Re-renders the overview's view when a view's chunk arrives or fails (split builds); the
 /// overview provides it and tracks it.
@@ -78,33 +128,23 @@ impl ViewChunks {
     }
 }
 
-/// The view of `tab`; the leaderboard is in the first module and is not asked for here.
-/// In a split build, a view whose chunk is not in yet is a "loading" line until it arrives;
-/// the view itself is always built in the caller's reactive scope, as without the split.
-pub fn lazy_view(tab: Tab, bundle: Arc<Bundle>) -> AnyView {
-    #[cfg(feature = "split")]
-    {
-        split_view(tab, bundle)
-    }
-    #[cfg(not(feature = "split"))]
-    {
-        shown(match tab {
-            Tab::Matrix => matrix_view(bundle),
-            Tab::Ranking => ranking_view(bundle),
-            Tab::Failures => failures_view(bundle),
-            Tab::Audit => audit_view(bundle),
-            Tab::Gate => gate_view(bundle),
-            Tab::Trajectory | Tab::Leaderboard => trajectory_view(bundle),
-        })
+/// The view of `tab`, whose code is `code`. In a split build, a view whose chunk is not in
+/// yet is a "loading" line until it arrives; the view itself is always built in the caller's
+/// reactive scope, as without the split.
+pub fn mount_view(tab: Tab, code: Code, bundle: Arc<Bundle>) -> AnyView {
+    match code {
+        Code::First(view) => view(bundle),
+        Code::Chunk(chunk) => chunk_view(tab, (chunk.load)(bundle)),
     }
 }
 
-/// A view's split call.
-#[cfg(feature = "split")]
-type ViewTask = LocalTask<Result<AnyView, ChunkError>>;
+#[cfg(not(feature = "split"))]
+fn chunk_view(_tab: Tab, load: ViewLoad) -> AnyView {
+    shown(load.view)
+}
 
 #[cfg(feature = "split")]
-fn split_view(tab: Tab, bundle: Arc<Bundle>) -> AnyView {
+fn chunk_view(tab: Tab, load: ViewLoad) -> AnyView {
     let chunks = expect_context::<ViewChunks>();
     if let Some((_, e)) = chunks
         .failed
@@ -112,34 +152,11 @@ fn split_view(tab: Tab, bundle: Arc<Bundle>) -> AnyView {
     {
         return shown(Err(e));
     }
-    // Neither future runs until polled: the view's only once its chunk is in, when it is
-    // ready at its first poll.
-    let (mut preload, mut view): (LocalTask<Result<(), SplitLoaderError>>, ViewTask) = match tab {
-        Tab::Matrix => (
-            Box::pin(__wasm_split_preload_matrix_view()),
-            Box::pin(matrix_view(bundle)),
-        ),
-        Tab::Ranking => (
-            Box::pin(__wasm_split_preload_ranking_view()),
-            Box::pin(ranking_view(bundle)),
-        ),
-        Tab::Failures => (
-            Box::pin(__wasm_split_preload_failures_view()),
-            Box::pin(failures_view(bundle)),
-        ),
-        Tab::Audit => (
-            Box::pin(__wasm_split_preload_audit_view()),
-            Box::pin(audit_view(bundle)),
-        ),
-        Tab::Gate => (
-            Box::pin(__wasm_split_preload_gate_view()),
-            Box::pin(gate_view(bundle)),
-        ),
-        Tab::Trajectory | Tab::Leaderboard => (
-            Box::pin(__wasm_split_preload_trajectory_view()),
-            Box::pin(trajectory_view(bundle)),
-        ),
-    };
+    let ViewLoad {
+        mut preload,
+        mut view,
+    } = load;
+    // The view's future is ready at its first poll once its chunk is in.
     match poll_once(&mut preload) {
         Some(Ok(())) => {
             shown(poll_once(&mut view).unwrap_or_else(|| Err(ChunkError("not ready".into()))))

@@ -6,67 +6,54 @@ use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::matrix_view::MatrixSort;
 use runlens_core::metrics::ranking_metrics::RANKING_METRICS;
 
-/// The dashboard's tabs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Tab {
-    /// Pass rates per model.
-    #[default]
-    Leaderboard,
-    /// Question × model matrix of outcomes.
-    Matrix,
-    /// Table-ranking curves, per-question table and question view.
-    Ranking,
-    /// Failure taxonomy: sub-mode, family, FM and confidence charts, failure list.
-    Failures,
-    /// Judge audit queue: failures likely graded wrongly, with keyboard review.
-    Audit,
-    /// Gate comparison: paired on/off runs per model, forest plot.
-    Gate,
-    /// One trajectory (model × question).
-    Trajectory,
+/// Declares [`Tab`] with each view's URL key (`tab=`), one line per view.
+macro_rules! tabs {
+    ($($(#[$doc:meta])* $tab:ident = $key:literal,)*) => {
+        /// A view of the dashboard: its identity and its URL key. Its label, order, code and
+        /// what it waits for are the view registry's (`pages::registry`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        pub enum Tab {
+            $($(#[$doc])* $tab,)*
+        }
+
+        impl Tab {
+            /// Every tab, in declaration order (the registry's order is the tab bar's).
+            pub const ALL: &[Tab] = &[$(Tab::$tab,)*];
+
+            /// The query value.
+            pub fn key(self) -> &'static str {
+                match self {
+                    $(Tab::$tab => $key,)*
+                }
+            }
+
+            /// The tab whose query value is `key`.
+            pub fn from_key(key: &str) -> Option<Tab> {
+                match key {
+                    $($key => Some(Tab::$tab),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-impl Tab {
-    /// Every tab, in display order.
-    pub const ALL: [Tab; 7] = [
-        Tab::Leaderboard,
-        Tab::Matrix,
-        Tab::Ranking,
-        Tab::Failures,
-        Tab::Audit,
-        Tab::Gate,
-        Tab::Trajectory,
-    ];
-
-    /// The query value.
-    pub fn key(self) -> &'static str {
-        match self {
-            Tab::Leaderboard => "leaderboard",
-            Tab::Matrix => "matrix",
-            Tab::Ranking => "ranking",
-            Tab::Failures => "failures",
-            Tab::Audit => "audit",
-            Tab::Gate => "gate",
-            Tab::Trajectory => "trajectory",
-        }
-    }
-
-    /// The tab's label.
-    pub fn label(self) -> &'static str {
-        match self {
-            Tab::Leaderboard => "Leaderboard",
-            Tab::Matrix => "Matrix",
-            Tab::Ranking => "Table ranking",
-            Tab::Failures => "Failures",
-            Tab::Audit => "Audit queue",
-            Tab::Gate => "Gate",
-            Tab::Trajectory => "Trajectory",
-        }
-    }
-
-    fn from_key(key: &str) -> Option<Tab> {
-        Tab::ALL.into_iter().find(|t| t.key() == key)
-    }
+tabs! {
+    /// Pass rates per model (the landing view).
+    #[default]
+    Leaderboard = "leaderboard",
+    /// Question × model matrix of outcomes.
+    Matrix = "matrix",
+    /// Table-ranking curves, per-question table and question view.
+    Ranking = "ranking",
+    /// Failure taxonomy: sub-mode, family, FM and confidence charts, failure list.
+    Failures = "failures",
+    /// Judge audit queue: failures likely graded wrongly, with keyboard review.
+    Audit = "audit",
+    /// Gate comparison: paired on/off runs per model, forest plot.
+    Gate = "gate",
+    /// One trajectory (model × question).
+    Trajectory = "trajectory",
 }
 
 /// A column sort: the column key and its direction.

@@ -16,6 +16,7 @@ mod leaderboard;
 mod loading;
 mod matrix;
 mod model_filter;
+mod newest_answer;
 mod page_nav;
 mod prefetch;
 mod ranking;

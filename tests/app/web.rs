@@ -176,11 +176,60 @@ fn per_bundle_values_follow_their_owner() {
     assert!(kept.of("a".into()).is_empty());
 }
 
+/// The view registry drives the tab strip: every `Tab` has exactly one line, in the strip's
+/// order, with its label and (for the views not in the first download) its chunk, which the
+/// split build's test reads from `data-chunk`.
+#[wasm_bindgen_test]
+async fn the_registry_lists_every_tab_once_and_drives_the_tab_strip() {
+    use runlens_web::pages::registry::{VIEWS, view_def};
+    assert_eq!(VIEWS.len(), Tab::ALL.len());
+    for tab in Tab::ALL {
+        assert_eq!(VIEWS.iter().filter(|v| v.tab == *tab).count(), 1, "{tab:?}");
+        assert_eq!(view_def(*tab).tab, *tab);
+        assert_eq!(Tab::from_key(tab.key()), Some(*tab));
+    }
+    let host = mount_with(bundle(), ViewState::default());
+    leptos::task::tick().await;
+    let buttons = host.query_selector_all("[role='tablist'] button").unwrap();
+    let strip: Vec<(String, String, Option<String>)> = (0..buttons.length())
+        .map(|i| {
+            let b: web_sys::Element = buttons.item(i).unwrap().dyn_into().unwrap();
+            (
+                b.get_attribute("data-tab").unwrap(),
+                b.text_content().unwrap(),
+                b.get_attribute("data-chunk"),
+            )
+        })
+        .collect();
+    let expected = [
+        ("leaderboard", "Leaderboard", None),
+        ("matrix", "Matrix", Some("split_matrix")),
+        ("ranking", "Table ranking", Some("split_ranking")),
+        ("failures", "Failures", Some("split_failures")),
+        ("audit", "Audit queue", Some("split_audit")),
+        ("gate", "Gate", Some("split_gate")),
+        ("trajectory", "Trajectory", Some("split_trajectory")),
+    ];
+    let expected: Vec<(String, String, Option<String>)> = expected
+        .iter()
+        .map(|(k, l, c)| (k.to_string(), l.to_string(), c.map(str::to_owned)))
+        .collect();
+    assert_eq!(strip, expected);
+    let options = host
+        .query_selector_all("[data-testid='tabs-menu'] option")
+        .unwrap();
+    let menu: Vec<String> = (0..options.length())
+        .map(|i| options.item(i).unwrap().text_content().unwrap())
+        .collect();
+    let labels: Vec<String> = expected.iter().map(|e| e.1.clone()).collect();
+    assert_eq!(menu, labels);
+}
+
 /// #17, accessibility: the arrow keys move between the tabs and open them (the strip is one
 /// Tab stop), Home / End go to the ends; a skip link leads past the header to the view.
 #[wasm_bindgen_test]
 async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
-    use runlens_web::components::tab_bar::tab_after_key;
+    use runlens_web::pages::registry::tab_after_key;
     assert_eq!(
         tab_after_key(Tab::Leaderboard, "ArrowRight"),
         Some(Tab::Matrix)

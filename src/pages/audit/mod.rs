@@ -18,7 +18,8 @@ use runlens_core::audit::{AuditAnswer, AuditLog, AuditQuery, Verdict};
 use runlens_core::bundle::Bundle;
 
 use crate::components::MetricValue;
-use crate::derived::answers::{ViewQuery, ask_newest};
+use crate::derived::answers::ViewQuery;
+use crate::derived::newest_answer::NewestAnswer;
 use crate::state::{UrlState, relabels_in_force};
 use controls::{AuditActions, AuditControls};
 use detail::ItemDetail;
@@ -53,36 +54,23 @@ pub fn AuditView(
         })
     });
     // The newest question's answer is shown; the last one stays meanwhile.
-    let answer = RwSignal::new(None::<Result<AuditAnswer, String>>);
-    let answered_for = RwSignal::new(None::<AuditQuery>);
-    ask_newest(
-        bundle.clone(),
-        query,
-        ViewQuery::Audit,
-        move |q, got: Result<AuditAnswer, String>| {
-            answer.set(Some(got));
-            answered_for.set(Some(q));
-        },
-    );
-    let pending = Memo::new(move |_| answered_for.with(|a| a.as_ref() != Some(&query.get())));
+    let answer = NewestAnswer::<_, AuditAnswer>::ask(bundle.clone(), query, ViewQuery::Audit);
+    let pending = Memo::new(move |_| answer.pending());
     let queue = Memo::new(move |_| {
-        answer.with(|a| match a {
-            Some(Ok(a)) => Arc::new(a.entries.clone()),
-            _ => Arc::new(Vec::new()),
-        })
+        answer
+            .answer()
+            .map_or_else(|| Arc::new(Vec::new()), |a| Arc::new(a.entries.clone()))
     });
     let corpora = Memo::new(move |_| {
-        answer.with(|a| match a {
-            Some(Ok(a)) => a.corpora.clone(),
-            _ => Vec::new(),
-        })
+        answer
+            .answer()
+            .map(|a| a.corpora.clone())
+            .unwrap_or_default()
     });
-    let phase = Memo::new(move |_| {
-        answer.with(|a| match a {
-            None => 0,
-            Some(Err(_)) => 1,
-            Some(Ok(_)) => 2,
-        })
+    let phase = Memo::new(move |_| match (answer.answered(), answer.error()) {
+        (false, _) => 0,
+        (true, Some(_)) => 1,
+        (true, None) => 2,
     });
     let selected = RwSignal::new(None::<usize>);
     // A new queue selects its first item (or nothing).
@@ -130,10 +118,10 @@ pub fn AuditView(
             data-pending=move || pending.get().to_string()>
             <h2>"Judge audit queue"</h2>
             <p class="hint">"Failures the labeller thinks were graded wrongly, most likely first. Keys: a grader wrong · r grader right · u unsure · n note · j / k next / previous."</p>
-            {move || match answer.get() {
-                None => Some(view! { <p class="notice" role="status" data-testid="audit-loading">"Building the audit queue…"</p> }.into_any()),
-                Some(Err(e)) => Some(view! { <p class="error" role="alert">{format!("The audit queue could not be built: {e}")}</p> }.into_any()),
-                Some(Ok(_)) => None,
+            {move || match (answer.answered(), answer.error()) {
+                (false, _) => Some(view! { <p class="notice" role="status" data-testid="audit-loading">"Building the audit queue…"</p> }.into_any()),
+                (true, Some(e)) => Some(view! { <p class="error" role="alert">{format!("The audit queue could not be built: {e}")}</p> }.into_any()),
+                (true, None) => None,
             }}
             {move || (phase.get() == 2).then(|| view! { <AuditControls corpora=corpora.get() /> })}
             // The counts once the queue is in (zeros before it would read as an empty queue).
@@ -161,4 +149,9 @@ pub fn AuditView(
             </Show>
         </section>
     }
+}
+
+crate::pages::views::lazy_view! {
+    /// The audit queue. In a chunk of its own (`split_audit`).
+    audit: AuditView
 }

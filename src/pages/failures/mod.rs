@@ -20,7 +20,8 @@ use runlens_core::bundle::Bundle;
 use runlens_core::metrics::failures_view::{BaseFilter, FailuresAnswer, FailuresQuery};
 
 use crate::components::{MetricValue, NavItem, PageNav, caption};
-use crate::derived::answers::{ViewQuery, ask_newest};
+use crate::derived::answers::ViewQuery;
+use crate::derived::newest_answer::ask_newest;
 use crate::state::{UrlState, relabels_in_force};
 use crate::theme::chart_theme;
 use chart_panel::FilterChart;
@@ -77,7 +78,7 @@ pub fn FailuresView(
     ask_newest(
         bundle.clone(),
         query,
-        ViewQuery::Failures,
+        |q| Some(ViewQuery::Failures(q)),
         move |q, got: Result<FailuresAnswer, String>| match got {
             Ok(a) => {
                 LAST.set(Some((hash.clone(), q.clone(), a.clone())));
@@ -328,4 +329,9 @@ pub fn headline_label(key: &str) -> String {
         Some((_, rest)) => rest.to_owned(),
         None => key.to_owned(),
     }
+}
+
+crate::pages::views::lazy_view! {
+    /// The failures view. In a chunk of its own (`split_failures`).
+    failures: FailuresView
 }

@@ -159,3 +159,8 @@ fn CorpusPicker(corpora: Vec<String>, shown: String) -> impl IntoView {
         }
     })
 }
+
+crate::pages::views::lazy_view! {
+    /// The gate view. In a chunk of its own (`split_gate`).
+    gate: GateView
+}

@@ -15,7 +15,8 @@ use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::matrix_view::{MatrixAnswer, MatrixQuery};
 
-use crate::derived::answers::{ViewQuery, ask_newest};
+use crate::derived::answers::ViewQuery;
+use crate::derived::newest_answer::ask_newest;
 use crate::state::{UrlState, relabels_in_force};
 use controls::MatrixControls;
 use grid::MatrixGrid;
@@ -47,7 +48,7 @@ pub fn MatrixView(
     ask_newest(
         bundle.clone(),
         query,
-        ViewQuery::Matrix,
+        |q| Some(ViewQuery::Matrix(q)),
         move |q, got: Result<MatrixAnswer, String>| match got {
             Ok(a) => {
                 answer.set(Some(a));
@@ -98,4 +99,9 @@ pub fn MatrixView(
             {shown}
         </section>
     }
+}
+
+crate::pages::views::lazy_view! {
+    /// The question × model matrix. In a chunk of its own (`split_matrix`).
+    matrix: MatrixView
 }

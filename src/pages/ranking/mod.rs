@@ -13,10 +13,8 @@ mod question_table;
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use runlens_charts::{AnyLayout, CurveLayout, KStarChart};
 use runlens_core::bundle::{Bundle, RankingRow};
 use runlens_core::metrics::curves::QuestionRanking;
@@ -27,7 +25,8 @@ use runlens_core::metrics::report_retrieval::RetrievalSection;
 use wasm_bindgen::JsCast;
 
 use crate::components::{AnyChart, ChartCanvas, ExportButtons, MetricValue, caption, layout_point};
-use crate::derived::answers::{ViewQuery, ask};
+use crate::derived::answers::ViewQuery;
+use crate::derived::newest_answer::NewestAnswer;
 use crate::state::{UrlState, ViewState};
 use crate::theme::chart_theme;
 use controls::RankingControls;
@@ -65,26 +64,9 @@ fn query_of(s: &ViewState) -> RankingQuery {
 pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
     let query = Memo::new(move |_| state.with(query_of));
-    let answer = RwSignal::new(None::<Result<Arc<RankingAnswer>, String>>);
-    let waiting = RwSignal::new(true);
-    let asked = Arc::new(AtomicUsize::new(0));
+    let answer = NewestAnswer::<_, RankingAnswer>::ask(bundle.clone(), query, ViewQuery::Ranking);
     let bundle = StoredValue::new(bundle);
-    Effect::new(move |_| {
-        let q = query.get();
-        let mine = asked.fetch_add(1, Ordering::Relaxed) + 1;
-        let asked = asked.clone();
-        waiting.set(true);
-        let b = bundle.get_value();
-        spawn_local(async move {
-            let got = ask::<RankingAnswer>(&b, ViewQuery::Ranking(q)).await;
-            // A newer question's answer wins; a view that left takes nothing.
-            if asked.load(Ordering::Relaxed) == mine {
-                answer.try_set(Some(got.map(Arc::new).map_err(|e| e.to_string())));
-                waiting.try_set(false);
-            }
-        });
-    });
-    let ok = move || answer.with(|a| a.as_ref().and_then(|r| r.as_ref().ok()).cloned());
+    let ok = move || answer.answer();
     // Changes once per bundle: the controls are built once (a slider keeps its focus).
     let scope = Memo::new(move |_| ok().map(|a| a.scope.clone()));
     let section = Memo::new(move |_| {
@@ -94,7 +76,7 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
         })
     });
     let rows = Memo::new(move |_| ok().map(|a| Arc::new(a.rows.clone())).unwrap_or_default());
-    let error = move || answer.with(|a| a.as_ref().and_then(|r| r.as_ref().err()).cloned());
+    let error = move || answer.error();
     view! {
         <section class="ranking" data-testid="ranking-view">
             <h2>"Table ranking"</h2>
@@ -107,7 +89,7 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
                     <RankingControls corpora=sc.names k_limit=sc.k_limit parser_available=sc.parser_available />
                 }.into_any()
             })}
-            <Show when=move || waiting.get() && scope.with(|s| s.as_ref().is_none_or(|s| !s.names.is_empty()))>
+            <Show when=move || answer.pending() && scope.with(|s| s.as_ref().is_none_or(|s| !s.names.is_empty()))>
                 <p class="notice" role="status" data-testid="ranking-progress">"Computing the rankings…"</p>
             </Show>
             {move || error().map(|e| view! {
@@ -286,4 +268,9 @@ fn curves_at(
     k: usize,
 ) -> f64 {
     curves.at(metric, k.max(1)).unwrap_or(0.0)
+}
+
+crate::pages::views::lazy_view! {
+    /// The table-ranking view. In a chunk of its own (`split_ranking`).
+    ranking: RankingView
 }

@@ -3,10 +3,8 @@
 //! in-loop gate would use.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use runlens_core::bundle::Bundle;
 use runlens_core::metrics::gate_preview::gate_preview;
 use runlens_core::metrics::question_rows::QuestionRow;
@@ -16,7 +14,8 @@ use runlens_core::metrics::report::ReportOptions;
 use runlens_charts::{AnyChart, ProbabilityBar, ProbabilityChart};
 
 use crate::components::{ChartCanvas, ExportButtons, MetricValue, caption};
-use crate::derived::answers::{ViewQuery, ask};
+use crate::derived::answers::ViewQuery;
+use crate::derived::newest_answer::NewestAnswer;
 use crate::pages::relabel::RerankPanel;
 use crate::state::{OverridesState, UrlState};
 use crate::theme::chart_theme;
@@ -43,29 +42,16 @@ pub fn QuestionPanel(
         rows.with(|r| r.iter().any(|q| q.trace_id == id))
             .then_some(id)
     });
-    let answer = RwSignal::new(None::<(String, QuestionAnswer)>);
-    let asked = Arc::new(AtomicUsize::new(0));
-    Effect::new(move |_| {
-        let (Some(trace_id), q) = (known.get(), query.get()) else {
-            return;
-        };
-        let mine = asked.fetch_add(1, Ordering::Relaxed) + 1;
-        let (asked, b) = (asked.clone(), bundle.clone());
-        spawn_local(async move {
-            let question = ViewQuery::RankingQuestion {
-                query: q,
-                trace_id: trace_id.clone(),
-            };
-            if let Ok(got) = ask::<QuestionAnswer>(&b, question).await
-                && asked.load(Ordering::Relaxed) == mine
-            {
-                answer.try_set(Some((trace_id, got)));
-            }
-        });
+    let asked = Memo::new(move |_| (known.get(), query.get()));
+    let answer = NewestAnswer::<_, QuestionAnswer>::ask_when(bundle, asked, |(id, query)| {
+        id.map(|trace_id| ViewQuery::RankingQuestion { query, trace_id })
     });
     let current = move || {
         let id = known.get()?;
-        answer.with(|a| a.as_ref().filter(|(t, _)| *t == id).map(|(_, a)| a.clone()))
+        answer
+            .answer_with_query()
+            .filter(|((t, _), _)| t.as_ref() == Some(&id))
+            .map(|(_, a)| (*a).clone())
     };
     let missing = move || {
         id.get()
@@ -76,6 +62,9 @@ pub fn QuestionPanel(
             <p class="notice" data-testid="question-missing">
                 "Question " <code>{id}</code> " is not in this corpus's ranking rows."
             </p>
+        })}
+        {move || answer.error().map(|e| view! {
+            <p class="error" role="alert" data-testid="question-error">{format!("This question could not be shown: {e}")}</p>
         })}
         {move || current().and_then(|a| {
             let row = a.row?;

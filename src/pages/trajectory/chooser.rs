@@ -8,7 +8,8 @@ use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 use runlens_core::trajectory::{Choice, ChoicesQuery};
 
-use crate::derived::answers::{ViewQuery, ask_newest};
+use crate::derived::answers::ViewQuery;
+use crate::derived::newest_answer::ask_newest;
 use crate::state::UrlState;
 
 /// Questions listed at most.
@@ -59,7 +60,7 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
     ask_newest(
         bundle,
         query,
-        ViewQuery::TrajectoryChoices,
+        |q| Some(ViewQuery::TrajectoryChoices(q)),
         move |q, got: Result<Vec<Choice>, String>| {
             let error = got.as_ref().err().cloned();
             matches.set(got.unwrap_or_default());

@@ -22,7 +22,8 @@ use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 use runlens_core::trajectory::{OpenedCell, TrajectoryAnswer, TrajectoryQuery};
 
-use crate::derived::answers::{ViewQuery, ask_newest};
+use crate::derived::answers::ViewQuery;
+use crate::derived::newest_answer::ask_newest;
 use crate::state::{UrlState, relabels_in_force};
 use audit_keys::AuditKeys;
 use cell_view::CellView;
@@ -72,7 +73,7 @@ pub fn TrajectoryView(
     ask_newest(
         bundle.clone(),
         query,
-        ViewQuery::Trajectory,
+        |q| Some(ViewQuery::Trajectory(q)),
         move |q, got: Result<TrajectoryAnswer, String>| match got {
             Ok(a) => {
                 LAST.set(Some((hash.clone(), q.clone(), a.clone())));
@@ -161,4 +162,9 @@ enum Shown {
     Missing(String, String, String),
     /// The cell: corpus, model, trace, the cell, whether it is in the audit queue.
     Cell(String, String, String, Box<OpenedCell>, bool),
+}
+
+crate::pages::views::lazy_view! {
+    /// The trajectory viewer. In a chunk of its own (`split_trajectory`).
+    trajectory: TrajectoryView
 }
