@@ -141,7 +141,7 @@ where
 #[component]
 pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
-    let loss = Memo::new(move |_| state.with(|s| s.loss));
+    let loss = Memo::new(move |_| state.with(|s| s.board.loss));
     view! {
         <section class="leaderboard" data-testid="leaderboard-view">
             <h2>"Leaderboard"</h2>
@@ -205,11 +205,11 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
                 .collect_view();
             view! {
                 {pool.map(|p| view! { <PoolSwitch choice=p /> })}
-                <Show when=move || state.with(|s| s.pooled) && pool.is_some()>
+                <Show when=move || state.with(|s| s.board.pooled) && pool.is_some()>
                     <Pooled bundle=bundle.clone() loss=loss />
                 </Show>
                 <div class="corpus-boards"
-                    style:display=move || if state.with(|s| s.pooled) && pool.is_some() { "none" } else { "" }>
+                    style:display=move || if state.with(|s| s.board.pooled) && pool.is_some() { "none" } else { "" }>
                     {sections}
                 </div>
             }
@@ -230,13 +230,13 @@ fn PoolSwitch(choice: PoolChoice) -> impl IntoView {
     let state = UrlState::use_context();
     let toggle = move |ev: leptos::ev::Event| {
         let on = event_target_checked(&ev);
-        state.push(|s| s.pooled = on);
+        state.push(|s| s.board.pooled = on);
     };
     view! {
         <p class="pool-switch">
             <label>
                 <input type="checkbox" data-testid="pool-corpora"
-                    prop:checked=move || state.with(|s| s.pooled) on:change=toggle />
+                    prop:checked=move || state.with(|s| s.board.pooled) on:change=toggle />
                 {format!(" Pool the {} corpora into one board ({} questions)", choice.corpora, choice.questions)}
             </label>
             <span class="hint">" every question of every corpus as one matrix; a model not run on a corpus has no cells there"</span>
@@ -307,7 +307,7 @@ fn LossNotice(cells: usize, loss: LossRule) -> impl IntoView {
     let toggle = move |ev: leptos::ev::Event| {
         let on = event_target_checked(&ev);
         state.push(|s| {
-            s.loss = if on {
+            s.board.loss = if on {
                 LossRule::AsFail
             } else {
                 LossRule::Excluded
@@ -344,7 +344,7 @@ fn CorpusBoard(
     let top = top_model(&rows).map(str::to_owned);
     let rows = StoredValue::new(rows);
     let view_rows = Memo::new(move |_| {
-        let (sort, models) = state.with(|s| (s.board_sort.clone(), s.models.clone()));
+        let (sort, models) = state.with(|s| (s.board.sort.clone(), s.models.clone()));
         let shown: Vec<LeaderboardEntry> = rows.with_value(|r| {
             r.iter()
                 .filter(|e| models.is_empty() || models.contains(&e.row.model))
@@ -399,7 +399,7 @@ fn CorpusBoard(
 #[component]
 fn SortHeader(column: &'static Column) -> impl IntoView {
     let state = UrlState::use_context();
-    let current = move || state.with(|s| s.board_sort.clone());
+    let current = move || state.with(|s| s.board.sort.clone());
     let aria = move || match current() {
         Some(s) if s.column == column.key && s.descending => "descending",
         Some(s) if s.column == column.key => "ascending",
@@ -408,12 +408,12 @@ fn SortHeader(column: &'static Column) -> impl IntoView {
     };
     let click = move |_| {
         state.push(|s| {
-            let descending = match &s.board_sort {
+            let descending = match &s.board.sort {
                 Some(cur) if cur.column == column.key => !cur.descending,
                 None if column.key == "pass" => false,
                 _ => column.numeric,
             };
-            s.board_sort = Some(Sort {
+            s.board.sort = Some(Sort {
                 column: column.key.to_owned(),
                 descending,
             });

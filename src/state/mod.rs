@@ -6,6 +6,7 @@
 
 mod ov_link;
 mod overrides;
+pub mod params;
 mod query;
 mod view_state;
 
@@ -15,8 +16,9 @@ pub use ov_link::{
     LinkOf, MAX_LINK_CHARS, decode_overrides, encode_overrides, is_link_of, link_of, link_value,
 };
 pub use overrides::{OverridesState, relabels_in_force, storage_key, warm_storage};
+pub use params::{DEFAULT_CDF_THRESHOLD, DEFAULT_K, DEFAULT_THRESHOLD, Sort};
 pub use query::{decode_query, encode_query};
-pub use view_state::{DEFAULT_K, DEFAULT_THRESHOLD, Sort, Tab, ViewState};
+pub use view_state::{Tab, ViewState};
 
 /// Handle on the shared view state (a context; cheap to copy).
 #[derive(Debug, Clone, Copy)]

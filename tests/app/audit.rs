@@ -13,6 +13,7 @@ use runlens_core::bundle::{
 };
 use runlens_web::pages::AuditView;
 use runlens_web::pages::audit::storage_key;
+use runlens_web::state::params::FailuresParams;
 use runlens_web::state::{UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
@@ -195,7 +196,10 @@ async fn queue_is_ordered_most_likely_first_with_an_exact_count() {
     let high = mount(
         b,
         ViewState {
-            cdf_threshold: 0.8,
+            failures: FailuresParams {
+                cdf_threshold: 0.8,
+                ..FailuresParams::default()
+            },
             ..ViewState::default()
         },
     );

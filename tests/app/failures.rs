@@ -192,7 +192,7 @@ async fn counts_are_exact_under_corpus_and_confidence_filters() {
     assert_eq!(metric(&host, "failures:count"), Some(6.0));
     assert_eq!(metric(&host, "sub_mode:wrong_join"), Some(1.0));
     // Confidence 0.6..1: 0.9, 0.8, 0.95 (dev) and 0.7 (other); the missing one drops out.
-    st.push(|s| s.conf_min = 0.6);
+    st.push(|s| s.failures.conf_min = 0.6);
     settled(&host).await;
     assert_eq!(metric(&host, "failures:count"), Some(4.0));
     assert_eq!(metric(&host, "sub_mode:wrong_identifier"), Some(1.0));
@@ -215,7 +215,7 @@ async fn clicking_a_sub_mode_filters_the_list_and_the_url() {
     );
     settled(&host).await;
     assert_eq!(
-        st.with_untracked(|s| s.filter.clone()).as_deref(),
+        st.with_untracked(|s| s.failures.filter.clone()).as_deref(),
         Some("sub_mode:wrong_identifier")
     );
     let query = st.with_untracked(encode_query);
@@ -279,7 +279,7 @@ async fn clicking_a_sub_mode_filters_the_list_and_the_url() {
     // Clearing the chip restores every row.
     click(&host, "[data-testid='filter-chip'] button");
     settled(&host).await;
-    assert_eq!(st.with_untracked(|s| s.filter.clone()), None);
+    assert_eq!(st.with_untracked(|s| s.failures.filter.clone()), None);
     assert_eq!(list_traces(&host).len(), 5);
 }
 
@@ -298,7 +298,7 @@ async fn moving_the_threshold_changes_cdf_above_exactly() {
         .unwrap();
     settled(&host).await;
     // ≥ 0.67: 0.70 and 0.95.
-    assert_eq!(st.with_untracked(|s| s.cdf_threshold), 0.67);
+    assert_eq!(st.with_untracked(|s| s.failures.cdf_threshold), 0.67);
     assert_eq!(metric(&host, "cdf:above"), Some(2.0));
     slider.set_value("0.96");
     slider
@@ -330,9 +330,9 @@ async fn hostile_strings_render_as_text_and_a_row_opens_its_trajectory() {
     st.with_untracked(|s| {
         assert_eq!(s.tab, Tab::Trajectory);
         assert_eq!(s.corpus.as_deref(), Some("dev"));
-        assert_eq!(s.cell_model.as_deref(), Some("m2"));
-        assert_eq!(s.trace.as_deref(), Some("q3"));
-        assert_eq!(s.from.as_deref(), Some("failures"));
+        assert_eq!(s.trajectory.model.as_deref(), Some("m2"));
+        assert_eq!(s.trajectory.trace.as_deref(), Some("q3"));
+        assert_eq!(s.trajectory.from.as_deref(), Some("failures"));
     });
 }
 
@@ -692,7 +692,7 @@ async fn relabels_in_force_count_in_the_view() {
     assert_eq!(metric(&host, "sub_mode:stopped_early"), Some(3.0));
     // cdf ≥ 0.65: 0.70, 0.66, 0.95 and the two re-labels' 0.9.
     assert_eq!(metric(&host, "cdf:above"), Some(5.0));
-    st.push(|s| s.filter = Some("sub_mode:stopped_early".into()));
+    st.push(|s| s.failures.filter = Some("sub_mode:stopped_early".into()));
     settled(&host).await;
     // A replaced label keeps its place (m1/q2 before m2/q1); an added one comes last.
     assert_eq!(list_traces(&host), vec!["m1/q2", "m2/q1", "m1/q3"]);

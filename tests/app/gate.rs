@@ -225,7 +225,7 @@ async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
         .state
         .borrow()
         .unwrap()
-        .with_untracked(|s| s.gate_model.clone());
+        .with_untracked(|s| s.gate.model.clone());
     assert_eq!(gmodel.as_deref(), Some("m-a"));
     let list = h
         .query_selector_all("[data-testid='gate-fired'] tr[data-trace]")
@@ -249,9 +249,9 @@ async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
     let s = m.state.borrow().unwrap().with_untracked(|s| s.clone());
     assert_eq!(
         (
-            s.cell_model.as_deref(),
-            s.trace.as_deref(),
-            s.from.as_deref()
+            s.trajectory.model.as_deref(),
+            s.trajectory.trace.as_deref(),
+            s.trajectory.from.as_deref()
         ),
         (Some("m-a"), Some("q1"), Some("gate"))
     );

@@ -223,21 +223,21 @@ async fn cells_carry_outcome_and_trajectory_and_filters_follow_the_state() {
     assert!(host.query_selector(".mx-q img").unwrap().is_none());
 
     // Failures only (a max-turns run counts as failed), then hardest first.
-    st.push(|s| s.matrix_failures = true);
+    st.push(|s| s.matrix.failures_only = true);
     settled(&host).await;
     assert_eq!(attr_all(&host, ".mx-row", "data-trace"), ["q1", "q2", "q4"]);
-    st.push(|s| s.matrix_sort = MatrixSort::Hardest);
+    st.push(|s| s.matrix.sort = MatrixSort::Hardest);
     settled(&host).await;
     // Doubled scores: q1 2, q2 2, q4 1 (a tie).
     assert_eq!(attr_all(&host, ".mx-row", "data-trace"), ["q4", "q1", "q2"]);
     st.push(|s| {
-        s.matrix_failures = false;
-        s.matrix_sort = MatrixSort::Corpus;
-        s.matrix_sub_mode = Some("wrong_join".into());
+        s.matrix.failures_only = false;
+        s.matrix.sort = MatrixSort::Corpus;
+        s.matrix.sub_mode = Some("wrong_join".into());
     });
     settled(&host).await;
     assert_eq!(attr_all(&host, ".mx-row", "data-trace"), ["q1"]);
-    st.push(|s| s.matrix_sub_mode = None);
+    st.push(|s| s.matrix.sub_mode = None);
     settled(&host).await;
     // Typing in the search: the rows follow, and the field stays the same element while
     // the answers come (the reader keeps typing in it).
@@ -257,7 +257,7 @@ async fn cells_carry_outcome_and_trajectory_and_filters_follow_the_state() {
         .unwrap()
         .unwrap();
     assert!(still.is_same_node(Some(search.as_ref())));
-    assert_eq!(st.with_untracked(|s| s.matrix_search.clone()), "REVENUE");
+    assert_eq!(st.with_untracked(|s| s.matrix.search.clone()), "REVENUE");
     assert_eq!(value(&host, "matrix:rows"), "2");
 
     // A click opens that trajectory, walking the question's cells.
@@ -272,12 +272,12 @@ async fn cells_carry_outcome_and_trajectory_and_filters_follow_the_state() {
     assert_eq!(
         (
             s.corpus.as_deref(),
-            s.cell_model.as_deref(),
-            s.trace.as_deref()
+            s.trajectory.model.as_deref(),
+            s.trajectory.trace.as_deref()
         ),
         (Some("dev"), Some("m2"), Some("q4"))
     );
-    assert_eq!(s.from.as_deref(), Some("question"));
+    assert_eq!(s.trajectory.from.as_deref(), Some("question"));
 }
 
 #[wasm_bindgen_test]
@@ -353,7 +353,7 @@ async fn another_question_starts_at_the_top_left() {
             .map(String::as_str),
         Some("q992")
     );
-    st.push(|s| s.matrix_sort = MatrixSort::Easiest);
+    st.push(|s| s.matrix.sort = MatrixSort::Easiest);
     settled(&host).await;
     assert_eq!((grid().scroll_top(), grid().scroll_left()), (0, 0));
     // Easiest first: doubled scores 2 × 30 for every question (m0..m59 alternate), so the

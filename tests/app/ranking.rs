@@ -11,6 +11,7 @@ use runlens_core::metrics::ranking_metrics::{ALL_REQUIRED, MRR, NDCG, RANKING_ME
 use runlens_core::metrics::report::ReportOptions;
 use runlens_core::metrics::report_retrieval::retrieval_section;
 use runlens_web::pages::RankingView;
+use runlens_web::state::params::RankingParams;
 use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
@@ -257,7 +258,10 @@ async fn the_parser_rule_is_answered_from_the_loaders_gold_parses() {
     let state = ViewState {
         tab: Tab::Ranking,
         corpus: Some("c".into()),
-        k: 1,
+        ranking: RankingParams {
+            k: 1,
+            ..RankingParams::default()
+        },
         ..ViewState::default()
     };
     // The loader's parses: a recorded outcome parsing would never give (crm.c) proves the
@@ -295,7 +299,7 @@ async fn the_parser_rule_is_answered_from_the_loaders_gold_parses() {
         terms.iter().all(|t| !t.contains(':') && !t.contains('_')),
         "{terms:?}"
     );
-    url.push(|s| s.gold = GoldRule::Parser);
+    url.push(|s| s.ranking.gold = GoldRule::Parser);
     // Parsing here would give gold {crm.a, crm.b} and recall@1 = 1/2; the recorded crm.c
     // (rank 2) gives 0.
     assert_eq!(wait_for_metric(&host, "recall@1", 0.0).await, Some(0.0));
@@ -308,8 +312,11 @@ async fn without_the_loaders_parses_the_parser_rule_parses_the_gold_sql() {
     let state = ViewState {
         tab: Tab::Ranking,
         corpus: Some("c".into()),
-        k: 1,
-        gold: GoldRule::Parser,
+        ranking: RankingParams {
+            k: 1,
+            gold: GoldRule::Parser,
+            ..RankingParams::default()
+        },
         ..ViewState::default()
     };
     let (host, _) = mount_with(b, state);
@@ -325,7 +332,10 @@ async fn the_open_question_is_asked_for_in_full() {
     let state = ViewState {
         tab: Tab::Ranking,
         corpus: Some("c".into()),
-        question: Some("q1".into()),
+        ranking: RankingParams {
+            question: Some("q1".into()),
+            ..RankingParams::default()
+        },
         ..ViewState::default()
     };
     let (host, _) = mount_with(b, state);
@@ -369,7 +379,10 @@ async fn the_selects_show_the_shown_corpus_and_the_linked_gold_count() {
         sample,
         ViewState {
             tab: Tab::Ranking,
-            n_gold: Some(2),
+            ranking: RankingParams {
+                n_gold: Some(2),
+                ..RankingParams::default()
+            },
             ..ViewState::default()
         },
     );
@@ -439,7 +452,10 @@ async fn the_curve_picker_chooses_the_curves_drawn_and_the_table_has_them_all() 
     let state = ViewState {
         tab: Tab::Ranking,
         corpus: Some("c".into()),
-        k: 3,
+        ranking: RankingParams {
+            k: 3,
+            ..RankingParams::default()
+        },
         ..ViewState::default()
     };
     let (host, url) = mount_with(b, state);
@@ -461,7 +477,7 @@ async fn the_curve_picker_chooses_the_curves_drawn_and_the_table_has_them_all() 
     checkbox(&host, "precision").click();
     leptos::task::tick().await;
     assert_eq!(
-        url.with_untracked(|s| s.curves.clone()),
+        url.with_untracked(|s| s.ranking.curves.clone()),
         ["ndcg", "recall", "all_required", "precision"]
     );
     assert_eq!(metric(&host, "precision@3"), Some(1.0 / 3.0));
@@ -480,7 +496,7 @@ async fn the_curve_picker_chooses_the_curves_drawn_and_the_table_has_them_all() 
         leptos::task::tick().await;
     }
     assert_eq!(ticked(&host), ["ndcg", "recall", "all_required"]);
-    assert!(url.with_untracked(|s| s.curves.is_empty()));
+    assert!(url.with_untracked(|s| s.ranking.curves.is_empty()));
 }
 
 #[wasm_bindgen_test]

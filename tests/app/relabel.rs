@@ -7,6 +7,7 @@ use runlens_core::overrides::{OverridesFile, request_hash};
 use runlens_web::pages::relabel::draft::RequestDraft;
 use runlens_web::pages::relabel::failed_cell::build_label_request;
 use runlens_web::pages::relabel::{OFFLINE_WARNING, RelabelPanel};
+use runlens_web::state::params::RankingParams;
 use runlens_web::state::{
     MAX_LINK_CHARS, ViewState, decode_overrides, encode_overrides, link_value, storage_key,
 };
@@ -702,7 +703,10 @@ async fn rerank_against(model: &str, corpus: &'static str) -> (web_sys::HtmlElem
     };
     let fake = FakeJev::new(Ok(response));
     let state = ViewState {
-        k: 2,
+        ranking: RankingParams {
+            k: 2,
+            ..RankingParams::default()
+        },
         ..ViewState::default()
     };
     let host = mount(state, fake.clone(), corpus, move |_| {

@@ -6,6 +6,9 @@ use runlens_core::bundle::LossRule;
 use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::matrix_view::MatrixSort;
 use runlens_web::components::{TabBar, hash_disagrees};
+use runlens_web::state::params::{
+    BoardParams, FailuresParams, GateParams, MatrixParams, RankingParams, TrajectoryParams,
+};
 use runlens_web::state::{Sort, Tab, UrlState, ViewState, decode_query, encode_query};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -17,37 +20,49 @@ fn full_state() -> ViewState {
         tab: Tab::Ranking,
         corpus: Some("dev & test".into()),
         models: vec!["gpt-4.1".into(), "qwen3-coder-30b".into()],
-        k: 7,
-        threshold: 0.35,
-        gold: GoldRule::Parser,
-        curves: vec!["ndcg".into(), "mrr".into()],
-        search: "MRR by month, EMEA=North?".into(),
-        n_gold: Some(2),
-        below5: true,
-        sort: Some(Sort {
-            column: "k_star".into(),
-            descending: true,
-        }),
-        board_sort: Some(Sort {
-            column: "turns".into(),
-            descending: false,
-        }),
-        loss: LossRule::AsFail,
-        pooled: true,
-        question: Some("ex-007".into()),
-        filter: Some("sub_mode:wrong join".into()),
-        conf_min: 0.25,
-        conf_max: 0.9,
-        cdf_threshold: 0.7,
-        matrix_failures: true,
-        matrix_sub_mode: Some("wrong_join".into()),
-        matrix_search: "orders & co".into(),
-        matrix_sort: MatrixSort::Hardest,
-        gate_model: Some("gpt-4.1".into()),
-        cell_model: Some("openai/gpt-4.1".into()),
-        trace: Some("ex-007".into()),
-        from: Some("failures".into()),
-        diff: true,
+        ranking: RankingParams {
+            k: 7,
+            threshold: 0.35,
+            gold: GoldRule::Parser,
+            curves: vec!["ndcg".into(), "mrr".into()],
+            search: "MRR by month, EMEA=North?".into(),
+            n_gold: Some(2),
+            below5: true,
+            sort: Some(Sort {
+                column: "k_star".into(),
+                descending: true,
+            }),
+            question: Some("ex-007".into()),
+        },
+        board: BoardParams {
+            sort: Some(Sort {
+                column: "turns".into(),
+                descending: false,
+            }),
+            loss: LossRule::AsFail,
+            pooled: true,
+        },
+        failures: FailuresParams {
+            filter: Some("sub_mode:wrong join".into()),
+            conf_min: 0.25,
+            conf_max: 0.9,
+            cdf_threshold: 0.7,
+        },
+        matrix: MatrixParams {
+            failures_only: true,
+            sub_mode: Some("wrong_join".into()),
+            search: "orders & co".into(),
+            sort: MatrixSort::Hardest,
+        },
+        gate: GateParams {
+            model: Some("gpt-4.1".into()),
+        },
+        trajectory: TrajectoryParams {
+            model: Some("openai/gpt-4.1".into()),
+            trace: Some("ex-007".into()),
+            from: Some("failures".into()),
+            diff: true,
+        },
         jev: Some("http://127.0.0.1:8080".into()),
         overrides: None,
     }
@@ -61,8 +76,8 @@ fn every_field_round_trips_through_the_query() {
         q,
         "?bundle=https://example.org/runs/a%20b.json.gz&h=0123456789ab&tab=ranking\
          &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b&k=7&t=0.35&gold=parser\
-         &curves=ndcg,mrr&q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&lbsort=turns\
-         &loss=fail&pool=1&question=ex-007&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&mxfail=1&mxsub=wrong_join\
+         &curves=ndcg,mrr&q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&question=ex-007\
+         &lbsort=turns&loss=fail&pool=1&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&mxfail=1&mxsub=wrong_join\
          &mxq=orders%20%26%20co&mxsort=hardest&gmodel=gpt-4.1\
          &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1&jev=http://127.0.0.1:8080"
     );
@@ -85,19 +100,22 @@ fn hand_edited_links_fall_back_to_defaults() {
         "?tab=nope&k=zero&t=1.5&gold=x&h=not-hex&ngold=-1&%E2%28=1&q=%ZZ+a&loss=maybe&pool=yes&mxsort=x&mxfail=yes",
     );
     let expected = ViewState {
-        search: "%ZZ a".into(),
+        ranking: RankingParams {
+            search: "%ZZ a".into(),
+            ..RankingParams::default()
+        },
         ..ViewState::default()
     };
     assert_eq!(s, expected);
     // Unknown curve keys are dropped, repeats kept once, the order is the registry's.
     assert_eq!(
-        decode_query("curves=mrr,hit,ndcg,mrr").curves,
+        decode_query("curves=mrr,hit,ndcg,mrr").ranking.curves,
         ["ndcg", "mrr"]
     );
-    assert!(decode_query("curves=hit").curves.is_empty());
+    assert!(decode_query("curves=hit").ranking.curves.is_empty());
     // k is clamped to at least 1; `+` is a space.
-    assert_eq!(decode_query("k=0").k, 1);
-    assert_eq!(decode_query("?q=a+b").search, "a b");
+    assert_eq!(decode_query("k=0").ranking.k, 1);
+    assert_eq!(decode_query("?q=a+b").ranking.search, "a b");
 }
 
 #[wasm_bindgen_test]

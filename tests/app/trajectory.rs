@@ -9,6 +9,7 @@ use runlens_core::bundle::{
     Question, RankingRow, ResultRow, ResultScore, Usage, UsageCounts, Vote,
 };
 use runlens_web::pages::{RankingView, TrajectoryView};
+use runlens_web::state::params::{FailuresParams, RankingParams, TrajectoryParams};
 use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -201,9 +202,12 @@ fn open(model: &str, trace: &str, from: Option<&str>) -> ViewState {
     ViewState {
         tab: Tab::Trajectory,
         corpus: Some("dev".into()),
-        cell_model: Some(model.into()),
-        trace: Some(trace.into()),
-        from: from.map(str::to_owned),
+        trajectory: TrajectoryParams {
+            model: Some(model.into()),
+            trace: Some(trace.into()),
+            from: from.map(str::to_owned),
+            ..TrajectoryParams::default()
+        },
         ..ViewState::default()
     }
 }
@@ -440,7 +444,10 @@ async fn the_section_buttons_name_the_sections_shown() {
 async fn j_k_walk_the_failures_list_the_reader_came_from() {
     // m1's wrong_table failures (a heatmap cell): m1/q1 and m1/q2, not m2/q2.
     let (host, url) = mount(ViewState {
-        filter: Some("sub_mode:wrong_table|model:m1".into()),
+        failures: FailuresParams {
+            filter: Some("sub_mode:wrong_table|model:m1".into()),
+            ..FailuresParams::default()
+        },
         ..open("m1", "q1", Some("failures"))
     });
     settle().await;
@@ -456,7 +463,7 @@ async fn j_k_walk_the_failures_list_the_reader_came_from() {
     press(&doc, "j");
     settle().await;
     assert_eq!(
-        url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
+        url.with_untracked(|s| (s.trajectory.model.clone(), s.trajectory.trace.clone())),
         (Some("m1".into()), Some("q2".into()))
     );
     assert_eq!(
@@ -465,7 +472,7 @@ async fn j_k_walk_the_failures_list_the_reader_came_from() {
     );
     // The filters stay in the address.
     assert_eq!(
-        url.with_untracked(|s| s.filter.clone()).as_deref(),
+        url.with_untracked(|s| s.failures.filter.clone()).as_deref(),
         Some("sub_mode:wrong_table|model:m1")
     );
     // A model filter of the failures view (models=m2): one failure.
@@ -497,7 +504,7 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     settle().await;
     // The second failure is m2 on q2.
     assert_eq!(
-        url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
+        url.with_untracked(|s| (s.trajectory.model.clone(), s.trajectory.trace.clone())),
         (Some("m2".into()), Some("q2".into()))
     );
     let root = "[data-testid='trajectory-view']";
@@ -529,7 +536,8 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     press(&doc, "k");
     settle().await;
     assert_eq!(
-        url.with_untracked(|s| s.trace.clone()).as_deref(),
+        url.with_untracked(|s| s.trajectory.trace.clone())
+            .as_deref(),
         Some("q1")
     );
     assert_eq!(
@@ -544,7 +552,7 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     );
     press(&doc, "g");
     settle().await;
-    assert!(url.with_untracked(|s| s.diff));
+    assert!(url.with_untracked(|s| s.trajectory.diff));
     assert_eq!(
         texts(&host, ".diff-delete"),
         ["- SELECT count(*) AS n FROM crm.cases WHERE status = 'open'"]
@@ -552,7 +560,7 @@ async fn j_k_walk_the_failures_and_g_toggles_the_diff() {
     assert!(texts(&host, ".diff-insert").contains(&"+ SELECT 1 FROM crm.cases WHERE 0".to_owned()));
     press(&doc, "g");
     settle().await;
-    assert!(!url.with_untracked(|s| s.diff));
+    assert!(!url.with_untracked(|s| s.trajectory.diff));
     assert!(
         host.query_selector("[data-testid='sql-diff']")
             .unwrap()
@@ -684,7 +692,7 @@ async fn question_list_walks_models_and_unknown_cells_say_so() {
     first.click();
     settle().await;
     assert_eq!(
-        url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
+        url.with_untracked(|s| (s.trajectory.model.clone(), s.trajectory.trace.clone())),
         (Some("m1".into()), Some("q1".into()))
     );
     assert!(host.query_selector("img").unwrap().is_none());
@@ -695,7 +703,10 @@ async fn audit_and_gate_lists() {
     // Every label has correct_despite_fail 0.1: at ct = 0.05 all three are in the audit
     // queue, ties ordered by model then trace: m1/q1, m1/q2, m2/q2.
     let (host, url) = mount(ViewState {
-        cdf_threshold: 0.05,
+        failures: FailuresParams {
+            cdf_threshold: 0.05,
+            ..FailuresParams::default()
+        },
         ..open("m1", "q1", Some("audit"))
     });
     settle().await;
@@ -711,7 +722,7 @@ async fn audit_and_gate_lists() {
     next.click();
     settle().await;
     assert_eq!(
-        url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
+        url.with_untracked(|s| (s.trajectory.model.clone(), s.trajectory.trace.clone())),
         (Some("m1".into()), Some("q2".into()))
     );
     // At the default ct = 0.65 the queue is empty: the cell is not in it.
@@ -738,7 +749,10 @@ async fn the_ranking_question_panel_opens_each_models_trajectory() {
     doc.body().unwrap().append_child(&host).unwrap();
     let url = UrlState::detached(ViewState {
         tab: Tab::Ranking,
-        question: Some("q1".into()),
+        ranking: RankingParams {
+            question: Some("q1".into()),
+            ..RankingParams::default()
+        },
         ..ViewState::default()
     });
     let b = Arc::new(bundle());
@@ -762,9 +776,9 @@ async fn the_ranking_question_panel_opens_each_models_trajectory() {
         url.with_untracked(|s| (
             s.tab,
             s.corpus.clone(),
-            s.cell_model.clone(),
-            s.trace.clone(),
-            s.from.clone()
+            s.trajectory.model.clone(),
+            s.trajectory.trace.clone(),
+            s.trajectory.from.clone()
         )),
         (
             Tab::Trajectory,
@@ -818,7 +832,10 @@ async fn audit_keys_record_a_verdict_from_the_trajectory_view() {
             .is_none()
     );
     let (host, url) = mount(ViewState {
-        cdf_threshold: 0.05,
+        failures: FailuresParams {
+            cdf_threshold: 0.05,
+            ..FailuresParams::default()
+        },
         ..open("m1", "q1", Some("audit"))
     });
     settle().await;
@@ -827,7 +844,7 @@ async fn audit_keys_record_a_verdict_from_the_trajectory_view() {
         .unwrap()
         .unwrap();
     assert!(line.text_content().unwrap().contains("not decided yet"));
-    let before = url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone()));
+    let before = url.with_untracked(|s| (s.trajectory.model.clone(), s.trajectory.trace.clone()));
     press(&document().into(), "a");
     settle().await;
     let log = AuditLog::from_json(
@@ -841,7 +858,7 @@ async fn audit_keys_record_a_verdict_from_the_trajectory_view() {
     assert_eq!(log.get("m1/q1").unwrap().verdict, Verdict::GraderWrong);
     // On to the next cell of the audit queue.
     assert_ne!(
-        url.with_untracked(|s| (s.cell_model.clone(), s.trace.clone())),
+        url.with_untracked(|s| (s.trajectory.model.clone(), s.trajectory.trace.clone())),
         before
     );
 }

@@ -15,14 +15,14 @@ use crate::state::UrlState;
 #[component]
 pub fn AuditControls(corpora: Vec<String>) -> impl IntoView {
     let state = UrlState::use_context();
-    let ct = move || state.with(|s| s.cdf_threshold);
+    let ct = move || state.with(|s| s.failures.cdf_threshold);
     let set = move |ev: &leptos::ev::Event, push: bool| {
         if let Ok(v) = event_target_value(ev).parse::<f64>() {
             let v = v.clamp(0.0, 1.0);
             if push {
-                state.push(|s| s.cdf_threshold = v)
+                state.push(|s| s.failures.cdf_threshold = v)
             } else {
-                state.replace(|s| s.cdf_threshold = v)
+                state.replace(|s| s.failures.cdf_threshold = v)
             }
         }
     };

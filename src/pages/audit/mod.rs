@@ -48,7 +48,7 @@ pub fn AuditView(
         let relabels = relabels.get();
         state.with(|s| AuditQuery {
             corpus: s.corpus.clone(),
-            threshold: s.cdf_threshold,
+            threshold: s.failures.cdf_threshold,
             models: s.models.clone(),
             relabels,
         })

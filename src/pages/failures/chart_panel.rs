@@ -41,7 +41,7 @@ pub fn FilterChart(
     // A click filters the list and brings it into view (#17, drill-down in context), once
     // the filtered list is drawn.
     let set_filter = move |f: String| {
-        state.push(move |s| s.filter = Some(f));
+        state.push(move |s| s.failures.filter = Some(f));
         leptos::task::spawn_local(async {
             crate::yield_now::yield_now().await;
             let list = web_sys::window().and_then(|w| w.document()).and_then(|d| {
@@ -88,7 +88,7 @@ pub fn FilterChart(
         });
         to_csv(&["element", "filter", "value"], &rows)
     });
-    let active = move || state.with(|s| s.filter.clone());
+    let active = move || state.with(|s| s.failures.filter.clone());
     view! {
         <figure class="failure-chart" data-chart=id id=format!("{id}-section")>
             <h4>{heading}</h4>

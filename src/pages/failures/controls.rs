@@ -30,12 +30,12 @@ pub fn FailureControls(
     corpora: Vec<String>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let set_cmin = slider(state, |s, v| s.conf_min = v);
-    let set_cmax = slider(state, |s, v| s.conf_max = v);
-    let set_ct = slider(state, |s, v| s.cdf_threshold = v);
-    let cmin = move || state.with(|s| s.conf_min);
-    let cmax = move || state.with(|s| s.conf_max);
-    let ct = move || state.with(|s| s.cdf_threshold);
+    let set_cmin = slider(state, |s, v| s.failures.conf_min = v);
+    let set_cmax = slider(state, |s, v| s.failures.conf_max = v);
+    let set_ct = slider(state, |s, v| s.failures.cdf_threshold = v);
+    let cmin = move || state.with(|s| s.failures.conf_min);
+    let cmax = move || state.with(|s| s.failures.conf_max);
+    let ct = move || state.with(|s| s.failures.cdf_threshold);
     view! {
         <form class="controls" on:submit=|ev| ev.prevent_default() aria-label="Failure filters">
             <label>

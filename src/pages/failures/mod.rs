@@ -56,10 +56,10 @@ pub fn FailuresView(
             base: BaseFilter {
                 corpus: s.corpus.clone(),
                 models: s.models.clone(),
-                conf: (s.conf_min, s.conf_max),
+                conf: (s.failures.conf_min, s.failures.conf_max),
             },
-            filter: s.filter.clone(),
-            cdf_threshold: s.cdf_threshold,
+            filter: s.failures.filter.clone(),
+            cdf_threshold: s.failures.cdf_threshold,
             relabels,
         })
     });
@@ -148,8 +148,8 @@ fn FailuresShown(
     let above = Memo::new(move |_| answer.with(|a| a.above));
     let listed = Memo::new(move |_| answer.with(|a| a.listed));
     let filter_known = Memo::new(move |_| answer.with(|a| a.filter_known));
-    let ct = Memo::new(move |_| state.with(|s| s.cdf_threshold));
-    let filter_text = Memo::new(move |_| state.with(|s| s.filter.clone()));
+    let ct = Memo::new(move |_| state.with(|s| s.failures.cdf_threshold));
+    let filter_text = Memo::new(move |_| state.with(|s| s.failures.filter.clone()));
     let settings = Signal::derive(move || {
         let (b, t) = (base.get(), ct.get());
         format!(
@@ -219,7 +219,7 @@ fn FailuresShown(
             v
         })
     };
-    let clear = move |_| state.push(|s| s.filter = None);
+    let clear = move |_| state.push(|s| s.failures.filter = None);
     let at = move |k: u8| move || stage.get() >= k;
     let all_charts = move || if at(STAGES)() { "all" } else { "some" };
     view! {

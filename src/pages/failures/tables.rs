@@ -14,11 +14,13 @@ fn rule_button(rule: String) -> impl IntoView {
     let f = format!("rule:{rule}");
     let active = {
         let f = f.clone();
-        move || (state.with(|s| s.filter.clone()).as_deref() == Some(f.as_str())).to_string()
+        move || {
+            (state.with(|s| s.failures.filter.clone()).as_deref() == Some(f.as_str())).to_string()
+        }
     };
     view! {
         <button type="button" data-filter=f.clone() aria-pressed=active
-            on:click=move |_| { let f = f.clone(); state.push(move |s| s.filter = Some(f)) }>
+            on:click=move |_| { let f = f.clone(); state.push(move |s| s.failures.filter = Some(f)) }>
             {rule}
         </button>
     }

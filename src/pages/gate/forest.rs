@@ -102,7 +102,7 @@ pub fn GateForest(
         let row = layout.with(|l| l.as_ref().and_then(|l| l.row_at(y)));
         let model = row.and_then(|i| shown.with(|g| g.get(i).map(|g| g.model.clone())));
         if let Some(m) = model.filter(|m| m != ALL) {
-            state.push(move |s| s.gate_model = Some(m));
+            state.push(move |s| s.gate.model = Some(m));
         }
     };
     let csv = Callback::new(move |()| {

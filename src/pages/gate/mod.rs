@@ -125,7 +125,7 @@ fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
                     <p class="hint">"Strict pass rates (a tie counts 0) over every row, error rows included. Net = gated − baseline pass rate, in percentage points, with a paired bootstrap 95% interval (10,000 resamples, seed 42, as runlens metrics). \"more\" opens a row's details."</p>
                     <GateTable groups=groups corpus=name.clone() bundle=bundle.clone() />
                     <GateForest groups=groups corpus=name.clone() bundle=bundle.clone() />
-                    {move || state.with(|s| s.gate_model.clone()).map(|m| view! {
+                    {move || state.with(|s| s.gate.model.clone()).map(|m| view! {
                         <FiredCells bundle=b.clone() corpus=corpus_name.clone() model=m />
                     })}
                 </section>
@@ -148,7 +148,7 @@ fn CorpusPicker(corpora: Vec<String>, shown: String) -> impl IntoView {
                     prop:value=shown.clone()
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        state.push(|s| { s.corpus = Some(v); s.gate_model = None; });
+                        state.push(|s| { s.corpus = Some(v); s.gate.model = None; });
                     }>
                     {corpora.into_iter().map(|c| {
                         let (selected, label) = (c == shown, c.clone());

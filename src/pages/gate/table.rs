@@ -223,13 +223,13 @@ fn GroupRows(group: GateGroup, name: String, open: RwSignal<Vec<String>>) -> imp
     let model = group.model.clone();
     let selected = {
         let m = model.clone();
-        move || state.with(|s| s.gate_model.as_deref() == Some(m.as_str()))
+        move || state.with(|s| s.gate.model.as_deref() == Some(m.as_str()))
     };
     let pick = {
         let m = model.clone();
         move |_| {
             let m = m.clone();
-            state.push(move |s| s.gate_model = Some(m));
+            state.push(move |s| s.gate.model = Some(m));
         }
     };
     let is_open = {

@@ -35,7 +35,7 @@ pub fn MatrixControls(answer: RwSignal<Option<MatrixAnswer>>) -> impl IntoView {
                             let v = event_target_value(&ev);
                             state.push(|s| {
                                 s.corpus = Some(v);
-                                s.matrix_sub_mode = None;
+                                s.matrix.sub_mode = None;
                             });
                         }>
                         {options}
@@ -48,7 +48,7 @@ pub fn MatrixControls(answer: RwSignal<Option<MatrixAnswer>>) -> impl IntoView {
     let sub_modes = Memo::new(move |_| {
         let mut offered: Vec<String> =
             answer.with(|a| a.as_ref().map(|a| a.sub_modes.clone()).unwrap_or_default());
-        if let Some(s) = state.with(|s| s.matrix_sub_mode.clone())
+        if let Some(s) = state.with(|s| s.matrix.sub_mode.clone())
             && !offered.contains(&s)
         {
             offered.push(s);
@@ -56,7 +56,7 @@ pub fn MatrixControls(answer: RwSignal<Option<MatrixAnswer>>) -> impl IntoView {
         offered
     });
     let sub_options = move || {
-        let chosen = state.with(|s| s.matrix_sub_mode.clone());
+        let chosen = state.with(|s| s.matrix.sub_mode.clone());
         let any = view! { <option value="" selected=chosen.is_none()>"any"</option> };
         let rest = sub_modes
             .get()
@@ -73,10 +73,10 @@ pub fn MatrixControls(answer: RwSignal<Option<MatrixAnswer>>) -> impl IntoView {
             {corpus_select}
             <label>
                 <input type="checkbox" data-testid="matrix-failures"
-                    prop:checked=move || state.with(|s| s.matrix_failures)
+                    prop:checked=move || state.with(|s| s.matrix.failures_only)
                     on:change=move |ev| {
                         let on = event_target_checked(&ev);
-                        state.push(|s| s.matrix_failures = on);
+                        state.push(|s| s.matrix.failures_only = on);
                     } />
                 " failures only"
             </label>
@@ -84,28 +84,28 @@ pub fn MatrixControls(answer: RwSignal<Option<MatrixAnswer>>) -> impl IntoView {
                 <select data-testid="matrix-sub-mode"
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        state.push(|s| s.matrix_sub_mode = (!v.is_empty()).then_some(v));
+                        state.push(|s| s.matrix.sub_mode = (!v.is_empty()).then_some(v));
                     }>
                     {sub_options}
                 </select>
             </label>
             <label>"Search "
                 <input type="search" data-testid="matrix-search" placeholder="question text or trace id"
-                    prop:value=move || state.with(|s| s.matrix_search.clone())
+                    prop:value=move || state.with(|s| s.matrix.search.clone())
                     on:input=move |ev| {
                         let v = event_target_value(&ev);
-                        state.replace(|s| s.matrix_search = v);
+                        state.replace(|s| s.matrix.search = v);
                     } />
             </label>
             <label>"Sort "
                 <select data-testid="matrix-sort"
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
-                        state.push(|s| s.matrix_sort = MatrixSort::from_key(&v).unwrap_or_default());
+                        state.push(|s| s.matrix.sort = MatrixSort::from_key(&v).unwrap_or_default());
                     }>
                     {[(MatrixSort::Corpus, "corpus order"), (MatrixSort::Hardest, "hardest first"),
                         (MatrixSort::Easiest, "easiest first")].into_iter().map(|(sort, words)| view! {
-                        <option value=sort.key() selected=move || state.with(|s| s.matrix_sort == sort)>{words}</option>
+                        <option value=sort.key() selected=move || state.with(|s| s.matrix.sort == sort)>{words}</option>
                     }).collect_view()}
                 </select>
             </label>

@@ -35,10 +35,10 @@ pub fn MatrixView(
         state.with(|s| MatrixQuery {
             corpus: s.corpus.clone(),
             models: s.models.clone(),
-            failures_only: s.matrix_failures,
-            sub_mode: s.matrix_sub_mode.clone(),
-            search: s.matrix_search.clone(),
-            sort: s.matrix_sort,
+            failures_only: s.matrix.failures_only,
+            sub_mode: s.matrix.sub_mode.clone(),
+            search: s.matrix.search.clone(),
+            sort: s.matrix.sort,
             relabels,
         })
     });

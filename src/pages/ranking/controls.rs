@@ -21,11 +21,11 @@ pub fn RankingControls(
     parser_available: bool,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let k = move || state.with(|s| s.k.min(k_limit)).to_string();
-    let t = move || state.with(|s| s.threshold);
+    let k = move || state.with(|s| s.ranking.k.min(k_limit)).to_string();
+    let t = move || state.with(|s| s.ranking.threshold);
     let set_k = move |value: String, push: bool| {
         if let Ok(v) = value.parse::<usize>() {
-            let f = move |s: &mut crate::state::ViewState| s.k = v.clamp(1, k_limit.max(1));
+            let f = move |s: &mut crate::state::ViewState| s.ranking.k = v.clamp(1, k_limit.max(1));
             if push {
                 state.push(f)
             } else {
@@ -35,7 +35,7 @@ pub fn RankingControls(
     };
     let set_t = move |value: String, push: bool| {
         if let Ok(v) = value.parse::<f64>() {
-            let f = move |s: &mut crate::state::ViewState| s.threshold = v.clamp(0.0, 1.0);
+            let f = move |s: &mut crate::state::ViewState| s.ranking.threshold = v.clamp(0.0, 1.0);
             if push {
                 state.push(f)
             } else {
@@ -43,8 +43,8 @@ pub fn RankingControls(
             }
         }
     };
-    let gold = move || state.with(|s| s.gold);
-    let set_gold = move |rule: GoldRule| state.push(|s| s.gold = rule);
+    let gold = move || state.with(|s| s.ranking.gold);
+    let set_gold = move |rule: GoldRule| state.push(|s| s.ranking.gold = rule);
     let corpus_options = corpora.clone();
     // The corpus the view shows (not only the one in the URL): with one ranked corpus and no
     // `corpus=`, that corpus; the select showed nothing before (#17, bug 2).

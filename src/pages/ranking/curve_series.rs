@@ -119,7 +119,7 @@ pub fn CurvePicker(shown: Memo<Vec<&'static RankingMetric>>) -> impl IntoView {
         } else {
             chosen.iter().map(|m| m.key.to_owned()).collect()
         };
-        state.push(move |s| s.curves = keys);
+        state.push(move |s| s.ranking.curves = keys);
     };
     view! {
         <fieldset class="curve-picker" data-testid="curve-picker">

@@ -51,9 +51,9 @@ pub fn question_rankings(rows: &[RankingRow]) -> Vec<QuestionRanking> {
 fn query_of(s: &ViewState) -> RankingQuery {
     RankingQuery {
         corpus: s.corpus.clone(),
-        gold: s.gold,
-        k: s.k,
-        threshold: s.threshold,
+        gold: s.ranking.gold,
+        k: s.ranking.k,
+        threshold: s.ranking.threshold,
     }
 }
 
@@ -109,7 +109,7 @@ pub fn RankingView(bundle: Arc<Bundle>) -> impl IntoView {
 #[component]
 fn SectionView(section: RetrievalSection, corpus: String) -> impl IntoView {
     let state = UrlState::use_context();
-    let shown = Memo::new(move |_| state.with(|s| shown_metrics(&s.curves)));
+    let shown = Memo::new(move |_| state.with(|s| shown_metrics(&s.ranking.curves)));
     let curves = section.curves.clone();
     let k_hi = curves.k.len();
     let k_mid = 5.min(k_hi);

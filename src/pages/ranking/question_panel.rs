@@ -36,7 +36,7 @@ pub fn QuestionPanel(
     rows: Signal<Arc<Vec<QuestionRow>>>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
-    let id = Memo::new(move |_| state.with(|s| s.question.clone()));
+    let id = Memo::new(move |_| state.with(|s| s.ranking.question.clone()));
     let known = Memo::new(move |_| {
         let id = id.get()?;
         rows.with(|r| r.iter().any(|q| q.trace_id == id))
@@ -96,13 +96,13 @@ fn QuestionCells(trace: String, cells: Vec<CellLink>) -> impl IntoView {
 #[component]
 fn QuestionDetail(row: QuestionRow) -> impl IntoView {
     let state = UrlState::use_context();
-    let t = state.with_untracked(|s| s.threshold);
+    let t = state.with_untracked(|s| s.ranking.threshold);
     let options = ReportOptions {
         confidence_threshold: t,
         ..ReportOptions::default()
     };
     let gate = gate_preview(&row, &options);
-    let close = move |_| state.push(|s| s.question = None);
+    let close = move |_| state.push(|s| s.ranking.question = None);
     let rerank = OverridesState::use_context().map(|o| {
         let bundle = o.base.get_value();
         view! { <RerankPanel bundle=bundle row=row.clone() /> }

@@ -88,14 +88,14 @@ fn compare(a: &QuestionRow, b: &QuestionRow, column: &str) -> Ordering {
 
 /// Whether `row` passes the filters of `state`.
 pub fn matches(row: &QuestionRow, state: &ViewState) -> bool {
-    let needle = state.search.trim().to_lowercase();
+    let needle = state.ranking.search.trim().to_lowercase();
     let text_ok = needle.is_empty()
         || row.trace_id.to_lowercase().contains(&needle)
         || row.question.to_lowercase().contains(&needle)
         || row.gold.iter().any(|g| g.to_lowercase().contains(&needle));
     text_ok
-        && state.n_gold.is_none_or(|n| row.n_gold == n)
-        && (!state.below5 || row.needs_below_rank_5)
+        && state.ranking.n_gold.is_none_or(|n| row.n_gold == n)
+        && (!state.ranking.below5 || row.needs_below_rank_5)
 }
 
 /// Indices of the filtered rows in the order of `state.sort` (stable; default =
@@ -104,7 +104,7 @@ pub fn visible_rows(rows: &[QuestionRow], state: &ViewState) -> Vec<usize> {
     let mut out: Vec<usize> = (0..rows.len())
         .filter(|&i| matches(&rows[i], state))
         .collect();
-    if let Some(sort) = &state.sort {
+    if let Some(sort) = &state.ranking.sort {
         out.sort_by(|&a, &b| {
             let o = compare(&rows[a], &rows[b], &sort.column);
             if sort.descending { o.reverse() } else { o }
@@ -197,29 +197,29 @@ pub fn QuestionTable(
                 <label>
                     "search "
                     <input type="search" data-testid="question-search" placeholder="id, question or table"
-                        prop:value=move || state.with(|s| s.search.clone())
-                        on:input=move |ev| { let v = event_target_value(&ev); state.replace(|s| s.search = v); }
-                        on:change=move |ev| { let v = event_target_value(&ev); state.push(|s| s.search = v); }
+                        prop:value=move || state.with(|s| s.ranking.search.clone())
+                        on:input=move |ev| { let v = event_target_value(&ev); state.replace(|s| s.ranking.search = v); }
+                        on:change=move |ev| { let v = event_target_value(&ev); state.push(|s| s.ranking.search = v); }
                     />
                 </label>
                 <label>
                     "gold tables "
                     <select data-testid="ngold-select"
-                        prop:value=move || state.with(|s| s.n_gold.map(|n| n.to_string()).unwrap_or_default())
-                        on:change=move |ev| { let v = event_target_value(&ev); state.push(|s| s.n_gold = v.parse().ok()); }
+                        prop:value=move || state.with(|s| s.ranking.n_gold.map(|n| n.to_string()).unwrap_or_default())
+                        on:change=move |ev| { let v = event_target_value(&ev); state.push(|s| s.ranking.n_gold = v.parse().ok()); }
                     >
                         // `selected` on the options too: the select's value is set before
                         // options that arrive later exist (a fresh `ngold=` link showed "any").
-                        <option value="" selected=move || state.with(|s| s.n_gold.is_none())>"any"</option>
+                        <option value="" selected=move || state.with(|s| s.ranking.n_gold.is_none())>"any"</option>
                         {move || gold_counts.get().into_iter().map(|n| view! {
-                            <option value=n.to_string() selected=move || state.with(|s| s.n_gold == Some(n))>{n}</option>
+                            <option value=n.to_string() selected=move || state.with(|s| s.ranking.n_gold == Some(n))>{n}</option>
                         }).collect_view()}
                     </select>
                 </label>
                 <label>
                     <input type="checkbox" data-testid="below5"
-                        prop:checked=move || state.with(|s| s.below5)
-                        on:change=move |ev| { let on = event_target_checked(&ev); state.push(|s| s.below5 = on); }
+                        prop:checked=move || state.with(|s| s.ranking.below5)
+                        on:change=move |ev| { let on = event_target_checked(&ev); state.push(|s| s.ranking.below5 = on); }
                     />
                     "needs a table below rank 5"
                 </label>
@@ -252,20 +252,20 @@ pub fn QuestionTable(
 #[component]
 fn Header(col: &'static Col) -> impl IntoView {
     let state = UrlState::use_context();
-    let aria = move || match state.with(|s| s.sort.clone()) {
+    let aria = move || match state.with(|s| s.ranking.sort.clone()) {
         Some(s) if s.column == col.key && s.descending => "descending",
         Some(s) if s.column == col.key => "ascending",
         _ => "none",
     };
     let click = move |_| {
         state.push(|s| {
-            let descending = match &s.sort {
+            let descending = match &s.ranking.sort {
                 Some(cur) if cur.column == col.key => !cur.descending,
                 _ => {
                     col.numeric && col.key != "worst" && col.key != "k_star" && col.key != "latency"
                 }
             };
-            s.sort = Some(Sort {
+            s.ranking.sort = Some(Sort {
                 column: col.key.to_owned(),
                 descending,
             });
@@ -284,11 +284,11 @@ fn Row<'a>(row: &'a QuestionRow) -> impl IntoView + use<> {
     let id = row.trace_id.clone();
     let open = move |_| {
         let id = id.clone();
-        state.push(move |s| s.question = Some(id));
+        state.push(move |s| s.ranking.question = Some(id));
     };
     let selected = {
         let id = row.trace_id.clone();
-        move || state.with(|s| s.question.as_deref() == Some(id.as_str()))
+        move || state.with(|s| s.ranking.question.as_deref() == Some(id.as_str()))
     };
     let dash = |v: Option<usize>| v.map_or_else(|| "not ranked".to_owned(), |x| x.to_string());
     view! {

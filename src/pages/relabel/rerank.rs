@@ -31,7 +31,9 @@ struct Reranked {
 pub fn RerankPanel(bundle: Arc<Bundle>, row: QuestionRow) -> impl IntoView {
     let jev = Jev::use_context();
     let base = proxy_base();
-    let k = UrlState::use_context().with_untracked(|s| s.k).max(1);
+    let k = UrlState::use_context()
+        .with_untracked(|s| s.ranking.k)
+        .max(1);
     let schema_only = RwSignal::new(false);
     let result = RwSignal::new(None::<Result<Reranked, String>>);
     let busy = RwSignal::new(false);

@@ -170,7 +170,7 @@ pub fn CellView(
         }
     };
     let diff = move || {
-        state.with(|s| s.diff).then(|| {
+        state.with(|s| s.trajectory.diff).then(|| {
             let lines =
                 cell.with_value(|c| gold_sql.with_value(|g| sql_diff_statements(g, &c.sqls)));
             view! { <DiffView lines=lines /> }

@@ -37,7 +37,7 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
         })
     });
     let start_model = state
-        .with_untracked(|s| s.cell_model.clone())
+        .with_untracked(|s| s.trajectory.model.clone())
         .filter(|m| models.with_untracked(|ms| ms.contains(m)))
         .or_else(|| models.with_untracked(|ms| ms.first().cloned()));
     let model = RwSignal::new(start_model.unwrap_or_default());
@@ -82,7 +82,7 @@ pub fn Chooser(bundle: Arc<Bundle>) -> impl IntoView {
         let (c, m) = (corpus.get_untracked(), model.get_untracked());
         state.push(|s| {
             s.open_cell(&c, &m, &trace, "");
-            s.from = None;
+            s.trajectory.from = None;
         });
     };
     view! {

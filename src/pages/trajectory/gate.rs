@@ -41,7 +41,7 @@ pub fn GateDetails(row: Option<GateRow>) -> impl IntoView {
             let m = model.clone();
             state.push(|s| {
                 s.tab = Tab::Gate;
-                s.gate_model = Some(m);
+                s.gate.model = Some(m);
             });
         };
         view! {

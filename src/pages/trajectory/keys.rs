@@ -15,8 +15,8 @@ pub fn step(state: UrlState, cell: Option<CellId>) -> bool {
     };
     state.push(|s| {
         s.tab = Tab::Trajectory;
-        s.cell_model = Some(model);
-        s.trace = Some(trace);
+        s.trajectory.model = Some(model);
+        s.trajectory.trace = Some(trace);
     });
     true
 }
@@ -30,8 +30,8 @@ pub fn neighbour(state: UrlState, place: &WalkPlace, delta: isize) -> Option<Cel
 /// The cell the address opens (empty keys when none: `j` then opens the list's first).
 fn open_cell(s: &ViewState) -> (&str, &str) {
     (
-        s.cell_model.as_deref().unwrap_or_default(),
-        s.trace.as_deref().unwrap_or_default(),
+        s.trajectory.model.as_deref().unwrap_or_default(),
+        s.trajectory.trace.as_deref().unwrap_or_default(),
     )
 }
 
@@ -90,7 +90,7 @@ pub fn NavBar(
             "k" => {
                 step(state, place.with_untracked(|p| neighbour(state, p, -1)));
             }
-            "g" => state.push(|s| s.diff = !s.diff),
+            "g" => state.push(|s| s.trajectory.diff = !s.trajectory.diff),
             "?" => set_help.update(|h| *h = !*h),
             "Escape" => set_help.set(false),
             _ => return,
@@ -109,7 +109,7 @@ pub fn NavBar(
         let i = i.map_or_else(|| "–".to_owned(), |i| (i + 1).to_string());
         format!("{i} / {len}")
     };
-    let diff = move || state.with(|s| s.diff);
+    let diff = move || state.with(|s| s.trajectory.diff);
     let none_at =
         move |delta| state.with(|s| place.with(|p| p.neighbour(open_cell(s), delta).is_none()));
     let prev_disabled = move || none_at(-1);
@@ -124,7 +124,7 @@ pub fn NavBar(
                 on:click=move |_| { step(state, place.with_untracked(|p| neighbour(state, p, 1))); }>"Next (j) →"</button>
             <span class="hint" data-testid="trajectory-list">{move || format!(" in {}", name.get())}</span>
             <button class="diff-toggle" data-testid="diff-toggle" aria-pressed=move || diff().to_string()
-                on:click=move |_| state.push(|s| s.diff = !s.diff)>
+                on:click=move |_| state.push(|s| s.trajectory.diff = !s.trajectory.diff)>
                 {move || if diff() { "Hide SQL diff (g)" } else { "Show SQL diff (g)" }}
             </button>
             <button class="help-button" on:click=move |_| set_help.set(true)>"Keys (?)"</button>

@@ -8,29 +8,29 @@ use crate::state::ViewState;
 /// The failures view's filters in the view state `s` (what its list keeps).
 pub fn failures_scope(s: &ViewState) -> FailuresScope {
     FailuresScope {
-        filter: s.filter.clone(),
+        filter: s.failures.filter.clone(),
         models: s.models.clone(),
-        conf: (s.conf_min, s.conf_max),
+        conf: (s.failures.conf_min, s.failures.conf_max),
     }
 }
 
 /// The list a trajectory walks under the view state `s`: its `from`, and only what that
 /// list depends on (a change of anything else, the open cell mostly, keeps the list).
 pub fn walk_from(s: &ViewState) -> WalkFrom {
-    let from = s.from.as_deref();
+    let from = s.trajectory.from.as_deref();
     WalkFrom {
         gate_model: (from == Some("gate"))
-            .then(|| s.gate_model.clone().or_else(|| s.cell_model.clone()))
+            .then(|| s.gate.model.clone().or_else(|| s.trajectory.model.clone()))
             .flatten(),
         question: (from == Some("question"))
-            .then(|| s.trace.clone())
+            .then(|| s.trajectory.trace.clone())
             .flatten(),
         failures: if from == Some("failures") {
             failures_scope(s)
         } else {
             FailuresScope::default()
         },
-        from: s.from.clone(),
-        cdf_threshold: s.cdf_threshold,
+        from: s.trajectory.from.clone(),
+        cdf_threshold: s.failures.cdf_threshold,
     }
 }

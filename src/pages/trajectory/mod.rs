@@ -55,8 +55,8 @@ pub fn TrajectoryView(
         let relabels = relabels.get();
         state.with(|s| TrajectoryQuery {
             corpus: s.corpus.clone(),
-            model: s.cell_model.clone(),
-            trace: s.trace.clone(),
+            model: s.trajectory.model.clone(),
+            trace: s.trajectory.trace.clone(),
             walk: walk_from(s),
             relabels,
         })
