@@ -62,7 +62,7 @@ pub fn forest_chart(title: String, groups: &[GateGroup], body: &BundleBody) -> F
 /// The forest plot with its export buttons.
 #[component]
 pub fn GateForest(
-    groups: RwSignal<Vec<GateGroup>>,
+    groups: Memo<Vec<GateGroup>>,
     corpus: String,
     bundle: Arc<Bundle>,
 ) -> impl IntoView {

@@ -10,14 +10,12 @@ mod table;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use runlens_core::bundle::Bundle;
-use runlens_core::metrics::gate::GateGroup;
 use runlens_core::metrics::gate_view::{GateAnswer, GateQuery};
 
-use crate::derived::answers::{ViewQuery, ask};
+use crate::derived::answers::ViewQuery;
+use crate::derived::newest_answer::NewestAnswer;
 use crate::state::UrlState;
-use crate::yield_now::mounted_flag;
 use fired::FiredCells;
 use forest::GateForest;
 pub use runlens_core::metrics::gate_view::ALL;
@@ -40,47 +38,40 @@ pub fn GateView(
 #[component]
 fn GateCorpus(bundle: Arc<Bundle>, chosen: Option<String>) -> impl IntoView {
     let state = UrlState::use_context();
-    // Which corpora can be picked and the one shown, set by the first answer.
-    let head = RwSignal::new(None::<Result<(Vec<String>, String, bool), String>>);
-    let groups = RwSignal::new(Vec::<GateGroup>::new());
-    let ready = RwSignal::new(false);
-    let alive = mounted_flag();
-    let b = bundle.clone();
-    spawn_local(async move {
-        let live = || alive.load(std::sync::atomic::Ordering::Relaxed);
-        let query = |intervals| {
-            ViewQuery::Gate(GateQuery {
-                corpus: chosen.clone(),
-                intervals,
-            })
-        };
-        let counts = ask::<GateAnswer>(&b, query(false)).await;
-        if !live() {
-            return;
-        }
-        let a = match counts {
-            Ok(a) => a,
-            Err(e) => {
-                head.try_set(Some(Err(e.to_string())));
-                return;
-            }
-        };
-        let empty = a.groups.is_empty();
-        groups.try_set(a.groups);
-        head.try_set(Some(Ok((a.names, a.shown, empty))));
-        if !empty {
-            match ask::<GateAnswer>(&b, query(true)).await {
-                Ok(full) if live() => {
-                    groups.try_set(full.groups);
-                }
-                Err(e) if live() => {
-                    head.try_set(Some(Err(e.to_string())));
-                }
-                _ => return,
-            }
-        }
-        ready.try_set(true);
+    // The counts first, then (when the corpus has gate rows) the intervals: two questions,
+    // the second asked once the first is answered.
+    let corpus = chosen.clone();
+    let counts_q = Memo::new(move |_| GateQuery {
+        corpus: corpus.clone(),
+        intervals: false,
     });
+    let counts = NewestAnswer::<_, GateAnswer>::ask(bundle.clone(), counts_q, ViewQuery::Gate);
+    let full_q = Memo::new(move |_| {
+        let with_rows = counts.answer().is_some_and(|a| !a.groups.is_empty());
+        with_rows.then(|| GateQuery {
+            corpus: chosen.clone(),
+            intervals: true,
+        })
+    });
+    let full =
+        NewestAnswer::<_, GateAnswer>::ask_when(bundle.clone(), full_q, |q| q.map(ViewQuery::Gate));
+    // Which corpora can be picked, the one shown and whether it has no rows, set by the first
+    // answer; an error of either question instead.
+    let head = Memo::new(
+        move |_| match (counts.answer(), counts.error().or(full.error())) {
+            (_, Some(e)) => Some(Err(e)),
+            (Some(a), None) => Some(Ok((a.names.clone(), a.shown.clone(), a.groups.is_empty()))),
+            (None, None) => None,
+        },
+    );
+    let groups = Memo::new(move |_| {
+        full.answer()
+            .or_else(|| counts.answer())
+            .map(|a| a.groups.clone())
+            .unwrap_or_default()
+    });
+    let ready =
+        Memo::new(move |_| full.answered() || counts.answer().is_some_and(|a| a.groups.is_empty()));
     move || {
         match head.get() {
         None => view! {

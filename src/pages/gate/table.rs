@@ -132,7 +132,7 @@ fn pp_ci(ci: Option<&BootstrapCi>) -> String {
 
 /// The view's one-line headline: the pooled row's net effect with its interval.
 #[component]
-pub fn GateHeadline(groups: RwSignal<Vec<GateGroup>>) -> impl IntoView {
+pub fn GateHeadline(groups: Memo<Vec<GateGroup>>) -> impl IntoView {
     move || {
         groups
             .with(|g| g.iter().find(|g| g.model == ALL).cloned())
@@ -166,7 +166,7 @@ pub fn GateHeadline(groups: RwSignal<Vec<GateGroup>>) -> impl IntoView {
 /// over-exploring split) folded under it.
 #[component]
 pub fn GateTable(
-    groups: RwSignal<Vec<GateGroup>>,
+    groups: Memo<Vec<GateGroup>>,
     corpus: String,
     bundle: Arc<Bundle>,
 ) -> impl IntoView {
