@@ -13,6 +13,7 @@ pub mod load_progress;
 pub mod metric;
 pub mod model_filter;
 pub mod open_bundle;
+pub mod page_keys;
 pub mod page_nav;
 pub mod row_window;
 pub mod tab_bar;

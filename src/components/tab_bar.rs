@@ -1,13 +1,16 @@
 //! The tab strip of a bundle's views; the chosen tab lives in the URL (`tab=`). Keys as the
 //! WAI-ARIA tabs pattern: the strip is one stop of the Tab key (the chosen tab), the arrow
 //! keys move to the previous / next tab and open it, Home and End the first and last. On a
-//! narrow screen the strip collapses into a menu (a `<select>` of the same views).
+//! narrow screen the strip collapses into a menu (a `<select>` of the same views). Anywhere on
+//! the page, a view's key (`1`–`7`, the registry's) opens it, unless focus is in a field or a
+//! dialog is open.
 
 use leptos::prelude::*;
 
 use wasm_bindgen::JsCast;
 
-use crate::pages::registry::{VIEWS, tab_after_key};
+use crate::components::page_keys::{modal_open, not_a_page_key};
+use crate::pages::registry::{VIEWS, tab_after_key, tab_of_shortcut};
 use crate::state::{Tab, UrlState};
 
 /// Buttons for every tab, the current one marked `aria-selected`, and the narrow screen's menu.
@@ -31,6 +34,20 @@ pub fn TabBar() -> impl IntoView {
             let _ = b.focus();
         }
     };
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        // A strip no longer in the document (a page replaced) takes no keys.
+        let shown = strip.get_untracked().is_some_and(|s| s.is_connected());
+        if !shown || not_a_page_key(&ev) || modal_open() {
+            return;
+        }
+        if let Some(tab) = tab_of_shortcut(&ev.key()) {
+            ev.prevent_default();
+            if state.with_untracked(|s| s.tab) != tab {
+                state.push(|s| s.tab = tab);
+            }
+        }
+    });
+    on_cleanup(move || keys.remove());
     view! {
         <nav class="tabs" role="tablist" aria-label="Views" node_ref=strip on:keydown=on_key>
             {VIEWS.iter().map(|def| {
@@ -42,6 +59,8 @@ pub fn TabBar() -> impl IntoView {
                         class="tab"
                         data-tab=tab.key()
                         data-chunk=def.chunk()
+                        aria-keyshortcuts=def.shortcut
+                        title=format!("{} (key {})", def.label, def.shortcut)
                         aria-selected=move || selected().to_string()
                         tabindex=move || if selected() { "0" } else { "-1" }
                         on:click=move |_| state.push(|s| s.tab = tab)

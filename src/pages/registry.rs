@@ -1,7 +1,7 @@
-//! The view registry: every view of a bundle, in tab order, with its label, where its code
-//! is and what it waits for. The tab bar, the narrow screen's menu, the arrow keys, the
-//! overview's choice of view and the split build's chunk list (`data-chunk` on the tabs,
-//! read by e2e/tests/chunks.test.mjs) all read this table. Adding a view: a folder under
+//! The view registry: every view of a bundle, in tab order, with its label, its key, where
+//! its code is and what it waits for. The tab bar, the view keys (`1`–`7`), the narrow
+//! screen's menu, the arrow keys, the overview's choice of view and the split build's chunk
+//! list (`data-chunk` on the tabs, read by e2e/tests/chunks.test.mjs) all read this table. Adding a view: a folder under
 //! `pages/` that ends with `lazy_view!(chunk: Component)`, its `Tab` line (`state`), and a
 //! line here (docs/architecture.md, "Worked example: add a view").
 
@@ -33,6 +33,8 @@ pub struct ViewDef {
     pub tab: Tab,
     /// The tab's label.
     pub label: &'static str,
+    /// The key that opens it from anywhere on the page (not while typing in a field).
+    pub shortcut: &'static str,
     /// What it waits for.
     pub needs: Needs,
     /// Where its code is.
@@ -54,42 +56,49 @@ pub static VIEWS: [ViewDef; 7] = [
     ViewDef {
         tab: Tab::Leaderboard,
         label: "Leaderboard",
+        shortcut: "1",
         needs: Needs::Summary,
         code: Code::First(|bundle| view! { <LeaderboardView bundle=bundle /> }.into_any()),
     },
     ViewDef {
         tab: Tab::Matrix,
         label: "Matrix",
+        shortcut: "2",
         needs: Needs::WholeForAnswers,
         code: Code::Chunk(matrix::CHUNK),
     },
     ViewDef {
         tab: Tab::Ranking,
         label: "Table ranking",
+        shortcut: "3",
         needs: Needs::Summary,
         code: Code::Chunk(ranking::CHUNK),
     },
     ViewDef {
         tab: Tab::Failures,
         label: "Failures",
+        shortcut: "4",
         needs: Needs::Summary,
         code: Code::Chunk(failures::CHUNK),
     },
     ViewDef {
         tab: Tab::Audit,
         label: "Audit queue",
+        shortcut: "5",
         needs: Needs::WholeForAnswers,
         code: Code::Chunk(audit::CHUNK),
     },
     ViewDef {
         tab: Tab::Gate,
         label: "Gate",
+        shortcut: "6",
         needs: Needs::Summary,
         code: Code::Chunk(gate::CHUNK),
     },
     ViewDef {
         tab: Tab::Trajectory,
         label: "Trajectory",
+        shortcut: "7",
         needs: Needs::WholeToMount,
         code: Code::Chunk(trajectory::CHUNK),
     },
@@ -116,6 +125,11 @@ pub fn tab_after_key(current: Tab, key: &str) -> Option<Tab> {
         }]
         .tab,
     )
+}
+
+/// The view whose shortcut is `key`.
+pub fn tab_of_shortcut(key: &str) -> Option<Tab> {
+    VIEWS.iter().find(|v| v.shortcut == key).map(|v| v.tab)
 }
 
 /// Mounts `tab`'s view (the caller decides when, by [`ViewDef::needs`]).

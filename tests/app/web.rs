@@ -225,6 +225,70 @@ async fn the_registry_lists_every_tab_once_and_drives_the_tab_strip() {
     assert_eq!(menu, labels);
 }
 
+/// A view's key (the registry's `1`–`7`) opens it from anywhere on the page, but not while
+/// typing in a field or with a modifier held (the browser's own shortcuts).
+#[wasm_bindgen_test]
+async fn a_views_key_opens_it_unless_typing_or_modified() {
+    // The tab strips earlier tests left mounted leave the document, so the keys below switch
+    // this one only (a strip out of the document takes no keys).
+    let body = document().body().unwrap();
+    let strips = document().query_selector_all("[role='tablist']").unwrap();
+    for i in 0..strips.length() {
+        let strip: web_sys::Element = strips.item(i).unwrap().dyn_into().unwrap();
+        strip.remove();
+    }
+    assert!(body.query_selector("[role='tablist']").unwrap().is_none());
+    let host = mount_with(bundle(), ViewState::default());
+    leptos::task::tick().await;
+    let selected = || {
+        host.query_selector("[role='tablist'] button[aria-selected='true']")
+            .unwrap()
+            .and_then(|b| b.get_attribute("data-tab"))
+    };
+    let press = |target: &web_sys::Element, key: &str, ctrl: bool| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_ctrl_key(ctrl);
+        init.set_bubbles(true);
+        let ev =
+            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        target.dispatch_event(&ev).unwrap();
+    };
+    let heading = host.query_selector("header").unwrap().unwrap();
+    assert_eq!(selected().as_deref(), Some("leaderboard"));
+    press(&heading, "3", false);
+    leptos::task::tick().await;
+    assert_eq!(selected().as_deref(), Some("ranking"));
+    let button = host
+        .query_selector("button[data-tab='failures']")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        button.get_attribute("aria-keyshortcuts").as_deref(),
+        Some("4")
+    );
+    assert_eq!(
+        button.get_attribute("title").as_deref(),
+        Some("Failures (key 4)")
+    );
+    // Typed into a field: a digit, not a view.
+    let field = document().create_element("input").unwrap();
+    host.append_child(&field).unwrap();
+    press(&field, "5", false);
+    leptos::task::tick().await;
+    assert_eq!(selected().as_deref(), Some("ranking"));
+    // Ctrl+2 is the browser's.
+    press(&heading, "2", true);
+    leptos::task::tick().await;
+    assert_eq!(selected().as_deref(), Some("ranking"));
+    press(&heading, "7", false);
+    leptos::task::tick().await;
+    assert_eq!(selected().as_deref(), Some("trajectory"));
+    press(&heading, "8", false);
+    leptos::task::tick().await;
+    assert_eq!(selected().as_deref(), Some("trajectory"));
+}
+
 /// #17, accessibility: the arrow keys move between the tabs and open them (the strip is one
 /// Tab stop), Home / End go to the ends; a skip link leads past the header to the view.
 #[wasm_bindgen_test]

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use runlens_core::audit::{AuditLog, Verdict};
-use wasm_bindgen::JsCast;
 
 use super::entries::Entry;
 use super::list::mark;
+use crate::components::page_keys::not_a_page_key;
 use crate::state::UrlState;
 
 /// Corpus choice and the `correct_despite_fail` threshold slider (URL `corpus`, `ct`).
@@ -44,20 +44,6 @@ pub fn AuditControls(corpora: Vec<String>) -> impl IntoView {
             </label>
         </div>
     }
-}
-
-/// True when a key event comes from a text field (keys then type, not act).
-fn typing(ev: &web_sys::KeyboardEvent) -> bool {
-    let Some(el) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
-        return false;
-    };
-    matches!(
-        el.tag_name().to_ascii_lowercase().as_str(),
-        "input" | "textarea" | "select"
-    ) || el.is_content_editable()
 }
 
 /// Said when Enter would save a note on an item with no verdict.
@@ -104,12 +90,7 @@ pub fn AuditActions(
         });
     };
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
-        if typing(&ev)
-            || ev.ctrl_key()
-            || ev.meta_key()
-            || ev.alt_key()
-            || note_open.get_untracked()
-        {
+        if not_a_page_key(&ev) || note_open.get_untracked() {
             return;
         }
         match ev.key().as_str() {

@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use runlens_core::audit::{Verdict, audit_key};
 use runlens_core::trajectory::WalkPlace;
 
-use super::keys::{neighbour, step, typing};
+use super::keys::{neighbour, step};
+use crate::components::page_keys::not_a_page_key;
 use crate::pages::audit::list::mark;
 use crate::pages::audit::store;
 use crate::state::UrlState;
@@ -44,7 +45,7 @@ pub fn AuditKeys(
         }
     };
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
-        if typing(&ev) || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        if not_a_page_key(&ev) {
             return;
         }
         let verdict = match ev.key().as_str() {

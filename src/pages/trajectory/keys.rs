@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 use runlens_core::trajectory::{CellId, WalkPlace};
-use wasm_bindgen::JsCast;
 
+use crate::components::page_keys::not_a_page_key;
 use crate::state::{Tab, UrlState, ViewState};
 
 /// Opens `cell` (a neighbour in the window of the open cell's [`WalkPlace`]). Returns
@@ -35,21 +35,6 @@ fn open_cell(s: &ViewState) -> (&str, &str) {
     )
 }
 
-/// True when the key went to a text field (inputs, text areas, selects, editable content).
-pub fn typing(ev: &web_sys::KeyboardEvent) -> bool {
-    let Some(el) = ev
-        .target()
-        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-    else {
-        return false;
-    };
-    let tag = el.tag_name().to_ascii_uppercase();
-    matches!(tag.as_str(), "INPUT" | "TEXTAREA" | "SELECT")
-        || el
-            .dyn_ref::<web_sys::HtmlElement>()
-            .is_some_and(|h| h.is_content_editable())
-}
-
 /// The navigation bar, the help overlay and the page-wide key handler.
 #[component]
 pub fn NavBar(
@@ -76,7 +61,7 @@ pub fn NavBar(
         }
     });
     let handle = window_event_listener(leptos::ev::keydown, move |ev| {
-        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || typing(&ev) {
+        if not_a_page_key(&ev) {
             return;
         }
         // While the help is open the page behind it is inert: only its own keys work.
