@@ -5,7 +5,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::frame::{RowStyle, XLabels, framed};
+use crate::frame::{RowStyle, RowsLayout, XLabels, framed};
 use crate::{ChartError, Theme};
 
 /// One bar: a label, a value and an optional interval `(low, high)`.
@@ -39,22 +39,7 @@ pub struct CiBarChart {
 }
 
 /// Pixel geometry of the drawn bars, for hit-testing clicks and hovers.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BarLayout {
-    /// Per row: `(top, bottom)` pixel y of the bar.
-    pub rows_px: Vec<(i32, i32)>,
-    /// Pixel x of `x_range.0` and of `x_range.1`.
-    pub x_px: (i32, i32),
-}
-
-impl BarLayout {
-    /// The row under pixel `y`, if any.
-    pub fn row_at(&self, y: i32) -> Option<usize> {
-        self.rows_px
-            .iter()
-            .position(|&(top, bottom)| y >= top && y <= bottom)
-    }
-}
+pub type BarLayout = RowsLayout;
 
 /// Draws `chart` on `area`; returns where the bars landed.
 pub fn draw_ci_bars<DB: DrawingBackend>(

@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use crate::frame::{RowStyle, XLabels, framed};
+use crate::frame::{RowStyle, RowsLayout, XLabels, framed};
 use crate::{ChartError, Theme};
 
 /// One row of a forest plot.
@@ -42,20 +42,7 @@ pub struct ForestChart {
 }
 
 /// Pixel geometry of a drawn forest plot, for hit-testing.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ForestLayout {
-    /// Per row: `(top, bottom)` pixel y of its band.
-    pub rows_px: Vec<(i32, i32)>,
-    /// Pixel x of `x_range.0` and of `x_range.1`.
-    pub x_px: (i32, i32),
-}
-
-impl ForestLayout {
-    /// The row under pixel `y`, if any.
-    pub fn row_at(&self, y: i32) -> Option<usize> {
-        self.rows_px.iter().position(|&(t, b)| y >= t && y <= b)
-    }
-}
+pub type ForestLayout = RowsLayout;
 
 /// Radius of an estimate dot in pixels (the diamond's half-width is 1.5×).
 pub const DOT_RADIUS: i32 = 5;

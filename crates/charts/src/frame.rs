@@ -13,6 +13,24 @@ use crate::{ChartError, Theme};
 
 /// The coordinates of a row chart: x in data units, y in rows (row `i` of `n` occupies
 /// `[n − 1 − i, n − i)`, so the first row is on top).
+/// Pixel geometry of a chart with one band per row, for hit-testing clicks and hovers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RowsLayout {
+    /// Per row: `(top, bottom)` pixel y of its band.
+    pub rows_px: Vec<(i32, i32)>,
+    /// Pixel x of the x range's start and end.
+    pub x_px: (i32, i32),
+}
+
+impl RowsLayout {
+    /// The row under pixel `y`, if any.
+    pub fn row_at(&self, y: i32) -> Option<usize> {
+        self.rows_px
+            .iter()
+            .position(|&(top, bottom)| y >= top && y <= bottom)
+    }
+}
+
 pub(crate) type RowContext<'a, DB> =
     ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 

@@ -28,6 +28,7 @@ pub use any::{AnyChart, AnyLayout, CAPTION_HEIGHT, CAPTION_LINE, SvgError, draw_
 pub use ci_bars::{BarLayout, CiBar, CiBarChart, draw_ci_bars};
 pub use curves::{CurveChart, CurveLayout, Marker, Series, draw_curves};
 pub use forest::{DOT_RADIUS, ForestChart, ForestLayout, ForestRow, draw_forest};
+pub use frame::RowsLayout;
 pub use hbars::{HBar, HBarChart, draw_hbars};
 pub use heatmap::{HeatmapChart, draw_heatmap, yl_or_br};
 pub use histogram::{HistogramChart, Threshold, draw_histogram};
