@@ -119,6 +119,32 @@ class Layers(unittest.TestCase):
         self.assertIn(
             "api.rs (platform) imports from the layer above, pages/mod.rs (pages): view", lines)
 
+    def test_a_star_matches_one_folder_and_the_longer_pattern_wins(self):
+        # A view's own address keys live in its folder but in the state layer: the state
+        # may import them, and they may not import the view.
+        files = dict(self.FILES, **{
+            "pages/mod.rs": "pub mod board;\npub fn view() { crate::data::load(); }\n",
+            "pages/board/mod.rs": "pub mod url;\npub fn show() { crate::pages::board::url::keys(); }\n",
+            "pages/board/url.rs": "pub fn keys() {}\n",
+            "data.rs": "pub fn load() { crate::api::fetch(); crate::pages::board::url::keys(); }\n",
+        })
+        layers = self.LAYERS.replace("loading: data.rs", "loading: data.rs pages/*/url.rs")
+        status, lines = run(files, layers)
+        self.assertEqual(status, 0, lines)
+        upward = dict(files, **{"pages/board/url.rs": "pub fn keys() { crate::pages::view(); }\n"})
+        status, lines = run(upward, layers)
+        self.assertEqual(status, 1)
+        self.assertIn(
+            "pages/board/url.rs (loading) imports from the layer above, pages/mod.rs (pages): view",
+            lines)
+        # `*` is one folder's name, not a path.
+        deeper = dict(files, **{"pages/board/x/url.rs": "pub fn y() {}\n",
+                                "pages/board/mod.rs": "pub mod url;\npub mod x;\n",
+                                "pages/board/x/mod.rs": "pub mod url;\n"})
+        status, lines = run(deeper, layers.replace("pages: pages/ lib.rs", "pages: pages/mod.rs pages/board/mod.rs pages/board/x/mod.rs lib.rs"))
+        self.assertEqual(status, 1)
+        self.assertTrue(any(line.startswith("pages/board/x/url.rs: in no layer of") for line in lines), lines)
+
     def test_a_file_in_no_layer_is_named(self):
         files = dict(self.FILES, **{"extra.rs": "pub fn x() {}\n"})
         status, lines = run(files, self.LAYERS)

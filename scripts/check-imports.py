@@ -12,7 +12,8 @@ re-exporting its own submodules' items (a facade). Test code
 (`#[cfg(test)]` modules, `tests.rs` and `tests/` files) is left out: tests may look anywhere.
 
 LAYERS_FILE lists layers from the bottom up, one per line: `name: prefix prefix …` where a
-prefix is a path under CRATE_SRC_DIR (a file or a folder ending in `/`). Every file must fall
+prefix is a path under CRATE_SRC_DIR (a file or a folder ending in `/`; a `*` stands for one
+folder's name, as in `pages/*/url.rs`). Every file must fall
 in exactly one layer (the longest matching prefix wins); a file may import from its own
 layer and the layers below it, never from one above.
 
@@ -306,11 +307,21 @@ def read_layers(path):
     return layers
 
 
+def matches(rel, prefix):
+    """Whether file `rel` is `prefix`, or under it when it ends with `/`; a `*` in `prefix`
+    stands for one path segment's characters (`pages/*/url.rs`)."""
+    if "*" in prefix:
+        pattern = re.escape(prefix).replace(r"\*", "[^/]*")
+        pattern += ".*" if prefix.endswith("/") else ""
+        return re.fullmatch(pattern, rel) is not None
+    return rel == prefix or (prefix.endswith("/") and rel.startswith(prefix))
+
+
 def layer_of(rel, layers):
     best = None
     for rank, (name, prefixes) in enumerate(layers):
         for prefix in prefixes:
-            if rel == prefix or (prefix.endswith("/") and rel.startswith(prefix)):
+            if matches(rel, prefix):
                 if best is None or len(prefix) > best[2]:
                     best = (rank, name, len(prefix))
     return best

@@ -12,11 +12,17 @@ mod view_state;
 
 use leptos::prelude::*;
 
+pub use crate::pages::failures::url::{DEFAULT_CDF_THRESHOLD, FailuresParams};
+pub use crate::pages::gate::url::GateParams;
+pub use crate::pages::leaderboard::url::BoardParams;
+pub use crate::pages::matrix::url::MatrixParams;
+pub use crate::pages::ranking::url::{DEFAULT_K, DEFAULT_THRESHOLD, RankingParams};
+pub use crate::pages::trajectory::url::TrajectoryParams;
 pub use ov_link::{
     LinkOf, MAX_LINK_CHARS, decode_overrides, encode_overrides, is_link_of, link_of, link_value,
 };
 pub use overrides::{OverridesState, relabels_in_force, storage_key, warm_storage};
-pub use params::{DEFAULT_CDF_THRESHOLD, DEFAULT_K, DEFAULT_THRESHOLD, Sort};
+pub use params::Sort;
 pub use query::{decode_query, encode_query};
 pub use view_state::{Tab, ViewState};
 

@@ -1,10 +1,13 @@
 //! Every view's state as one value that round-trips through the page's query string, so a
 //! copied link reopens the same view. Defaults are left out of the query to keep links short.
 
-use super::params::{
-    BoardParams, FailuresParams, GateParams, MatrixParams, Pairs, RankingParams, TrajectoryParams,
-    UrlParams, non_empty,
-};
+use super::params::{Pairs, UrlParams, non_empty};
+use crate::pages::failures::url::FailuresParams;
+use crate::pages::gate::url::GateParams;
+use crate::pages::leaderboard::url::BoardParams;
+use crate::pages::matrix::url::MatrixParams;
+use crate::pages::ranking::url::RankingParams;
+use crate::pages::trajectory::url::TrajectoryParams;
 
 /// Declares [`Tab`] with each view's URL key (`tab=`), one line per view.
 macro_rules! tabs {
@@ -57,7 +60,7 @@ tabs! {
 }
 
 /// The state of every view. `ViewState::default()` is the landing view of a bundle. The keys
-/// every view shares are fields here; each view's own keys are its params (`state::params`).
+/// every view shares are fields here; each view's own keys are its params (`pages/<view>/url.rs`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ViewState {
     /// `bundle`: where the bundle lives (relative or absolute URL); `None` = start page.

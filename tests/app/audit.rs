@@ -13,7 +13,7 @@ use runlens_core::bundle::{
 };
 use runlens_web::pages::AuditView;
 use runlens_web::pages::audit::storage_key;
-use runlens_web::state::params::FailuresParams;
+use runlens_web::state::FailuresParams;
 use runlens_web::state::{UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;

@@ -11,7 +11,7 @@ use runlens_core::metrics::ranking_metrics::{ALL_REQUIRED, MRR, NDCG, RANKING_ME
 use runlens_core::metrics::report::ReportOptions;
 use runlens_core::metrics::report_retrieval::retrieval_section;
 use runlens_web::pages::RankingView;
-use runlens_web::state::params::RankingParams;
+use runlens_web::state::RankingParams;
 use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;

@@ -7,7 +7,7 @@ use runlens_core::overrides::{OverridesFile, request_hash};
 use runlens_web::pages::relabel::draft::RequestDraft;
 use runlens_web::pages::relabel::failed_cell::build_label_request;
 use runlens_web::pages::relabel::{OFFLINE_WARNING, RelabelPanel};
-use runlens_web::state::params::RankingParams;
+use runlens_web::state::RankingParams;
 use runlens_web::state::{
     MAX_LINK_CHARS, ViewState, decode_overrides, encode_overrides, link_value, storage_key,
 };

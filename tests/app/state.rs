@@ -6,7 +6,7 @@ use runlens_core::bundle::LossRule;
 use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::matrix_view::MatrixSort;
 use runlens_web::components::{TabBar, hash_disagrees};
-use runlens_web::state::params::{
+use runlens_web::state::{
     BoardParams, FailuresParams, GateParams, MatrixParams, RankingParams, TrajectoryParams,
 };
 use runlens_web::state::{Sort, Tab, UrlState, ViewState, decode_query, encode_query};

@@ -9,7 +9,7 @@ use runlens_core::bundle::{
     Question, RankingRow, ResultRow, ResultScore, Usage, UsageCounts, Vote,
 };
 use runlens_web::pages::{RankingView, TrajectoryView};
-use runlens_web::state::params::{FailuresParams, RankingParams, TrajectoryParams};
+use runlens_web::state::{FailuresParams, RankingParams, TrajectoryParams};
 use runlens_web::state::{Tab, UrlState, ViewState};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;

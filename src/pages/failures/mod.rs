@@ -10,6 +10,7 @@ mod controls;
 pub mod list;
 mod stages;
 mod tables;
+pub mod url;
 
 use std::cell::RefCell;
 use std::sync::Arc;

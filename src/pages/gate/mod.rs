@@ -6,6 +6,7 @@
 mod fired;
 mod forest;
 mod table;
+pub mod url;
 
 use std::sync::Arc;
 

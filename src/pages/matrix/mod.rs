@@ -8,6 +8,7 @@
 mod controls;
 pub mod grid;
 mod marks;
+pub mod url;
 
 use std::sync::Arc;
 

@@ -10,6 +10,7 @@ mod curve_series;
 mod curves_table;
 mod question_panel;
 mod question_table;
+pub mod url;
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -12,6 +12,7 @@ mod label;
 pub mod list;
 mod results;
 mod sql;
+pub mod url;
 mod usage;
 mod verdict;
 

@@ -1,22 +1,42 @@
-//! Each view's own keys in the page address: one file per view, each a struct with its
-//! defaults that reads its keys ([`UrlParams::read`]) and writes those that differ from the
-//! defaults ([`UrlParams::write`]). [`super::ViewState`] holds one of each beside the keys
-//! every view shares. A value that does not parse keeps the default, so a hand-edited link
-//! never breaks the page.
+//! How each view's own keys in the page address are read and written. Each view keeps its
+//! keys in its own folder, `pages/<view>/url.rs`: a struct with its defaults that reads its
+//! keys ([`UrlParams::read`]) and writes those that differ from the defaults
+//! ([`UrlParams::write`]). Those files belong to this layer (`src/layers.txt`: they import
+//! only from here and below, so the address can be read below the pages). [`super::ViewState`]
+//! holds one of each beside the keys every view shares (`state` re-exports their types). A value that does not parse keeps the
+//! default, so a hand-edited link never breaks the page.
 
-mod board;
-mod failures;
-mod gate;
-mod matrix;
-mod ranking;
-mod trajectory;
+/// A column sort: the column key and its direction.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sort {
+    /// Column key.
+    pub column: String,
+    /// Descending when true.
+    pub descending: bool,
+}
 
-pub use board::BoardParams;
-pub use failures::{DEFAULT_CDF_THRESHOLD, FailuresParams};
-pub use gate::GateParams;
-pub use matrix::MatrixParams;
-pub use ranking::{DEFAULT_K, DEFAULT_THRESHOLD, RankingParams, Sort};
-pub use trajectory::TrajectoryParams;
+impl Sort {
+    /// Parses `column` (ascending) or `-column` (descending).
+    pub fn parse(s: &str) -> Option<Sort> {
+        let (descending, column) = match s.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        (!column.is_empty()).then(|| Sort {
+            column: column.to_owned(),
+            descending,
+        })
+    }
+
+    /// The query form: `column` or `-column`.
+    pub fn to_param(&self) -> String {
+        if self.descending {
+            format!("-{}", self.column)
+        } else {
+            self.column.clone()
+        }
+    }
+}
 
 /// A view's keys in the page address.
 pub trait UrlParams: Default {

@@ -1,47 +1,15 @@
-//! The table-ranking view's keys: `k`, `t`, `gold`, `curves`, `q`, `ngold`, `below5`,
-//! `sort`, `question`.
+//! The table-ranking view's keys in the page address (in the state layer, `src/layers.txt`):
+//! `k`, `t`, `gold`, `curves`, `q`, `ngold`, `below5`, `sort`, `question`.
 
 use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::ranking_metrics::RANKING_METRICS;
 
-use super::{Pairs, UrlParams, non_empty, set_probability};
+use crate::state::params::{Pairs, Sort, UrlParams, non_empty, set_probability};
 
 /// Default largest k of the curves (the harness reports k = 1..10).
 pub const DEFAULT_K: usize = 10;
 /// Default high-confidence threshold (the gate's `--min-p`).
 pub const DEFAULT_THRESHOLD: f64 = 0.5;
-
-/// A column sort: the column key and its direction.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sort {
-    /// Column key.
-    pub column: String,
-    /// Descending when true.
-    pub descending: bool,
-}
-
-impl Sort {
-    /// Parses `column` (ascending) or `-column` (descending).
-    pub fn parse(s: &str) -> Option<Sort> {
-        let (descending, column) = match s.strip_prefix('-') {
-            Some(rest) => (true, rest),
-            None => (false, s),
-        };
-        (!column.is_empty()).then(|| Sort {
-            column: column.to_owned(),
-            descending,
-        })
-    }
-
-    /// The query form: `column` or `-column`.
-    pub fn to_param(&self) -> String {
-        if self.descending {
-            format!("-{}", self.column)
-        } else {
-            self.column.clone()
-        }
-    }
-}
 
 /// The ranking view's state.
 #[derive(Debug, Clone, PartialEq)]

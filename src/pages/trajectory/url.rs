@@ -1,6 +1,7 @@
-//! The trajectory viewer's keys: `tmodel`, `trace`, `from`, `diff`.
+//! The trajectory viewer's keys in the page address (in the state layer, `src/layers.txt`):
+//! `tmodel`, `trace`, `from`, `diff`.
 
-use super::{Pairs, UrlParams, non_empty};
+use crate::state::params::{Pairs, UrlParams, non_empty};
 
 /// The trajectory viewer's state.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -1,6 +1,6 @@
-//! The gate view's key: `gmodel`.
+//! The gate view's keys in the page address (in the state layer, `src/layers.txt`): `gmodel`.
 
-use super::{Pairs, UrlParams, non_empty};
+use crate::state::params::{Pairs, UrlParams, non_empty};
 
 /// The gate view's state.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -1,8 +1,9 @@
-//! The matrix view's keys: `mxfail`, `mxsub`, `mxq`, `mxsort`.
+//! The matrix view's keys in the page address (in the state layer, `src/layers.txt`): `mxfail`,
+//! `mxsub`, `mxq`, `mxsort`.
 
 use runlens_core::metrics::matrix_view::MatrixSort;
 
-use super::{Pairs, UrlParams, non_empty};
+use crate::state::params::{Pairs, UrlParams, non_empty};
 
 /// The matrix view's state.
 #[derive(Debug, Clone, PartialEq, Default)]

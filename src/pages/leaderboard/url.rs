@@ -1,8 +1,9 @@
-//! The leaderboard's keys: `lbsort`, `loss`, `pool`.
+//! The leaderboard's keys in the page address (in the state layer, `src/layers.txt`): `lbsort`,
+//! `loss`, `pool`.
 
 use runlens_core::bundle::LossRule;
 
-use super::{Pairs, UrlParams, ranking::Sort};
+use crate::state::params::{Pairs, Sort, UrlParams};
 
 /// The leaderboard's state.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -3,6 +3,8 @@
 //! against the top model; a table sortable on every column (sort in the URL, `lbsort=`) and a
 //! bar chart with interval whiskers.
 
+pub mod url;
+
 use std::cmp::Ordering;
 use std::sync::Arc;
 

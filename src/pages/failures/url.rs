@@ -1,7 +1,8 @@
-//! The failures view's keys: `f`, `cmin`, `cmax`, `ct` (the audit queue and the trajectory
-//! viewer's walk through the failure list read them too).
+//! The failures view's keys in the page address (in the state layer, `src/layers.txt`): `f`,
+//! `cmin`, `cmax`, `ct` (the audit queue and the trajectory viewer's walk through the failure
+//! list read them too).
 
-use super::{Pairs, UrlParams, non_empty, set_probability};
+use crate::state::params::{Pairs, UrlParams, non_empty, set_probability};
 
 /// Default `correct_despite_fail` threshold of the failures histogram and the audit queue.
 pub const DEFAULT_CDF_THRESHOLD: f64 = 0.65;
