@@ -21,6 +21,8 @@ type Answered<Q, A> = (Q, Result<Arc<A>, String>);
 pub struct NewestAnswer<Q: Send + Sync + 'static, A: Send + Sync + 'static> {
     query: Memo<Q>,
     newest: RwSignal<Option<Answered<Q, A>>>,
+    /// The last question answered without an error, and its answer.
+    last_ok: RwSignal<Option<(Q, Arc<A>)>>,
 }
 
 impl<Q: Send + Sync + 'static, A: Send + Sync + 'static> Clone for NewestAnswer<Q, A> {
@@ -47,11 +49,19 @@ where
         query: Memo<Q>,
         to_query: impl Fn(Q) -> Option<ViewQuery> + 'static,
     ) -> Self {
-        let newest = RwSignal::new(None);
+        let (newest, last_ok) = (RwSignal::new(None), RwSignal::new(None));
         ask_newest(bundle, query, to_query, move |q, got: Result<A, String>| {
-            newest.try_set(Some((q, got.map(Arc::new))));
+            let got = got.map(Arc::new);
+            if let Ok(a) = &got {
+                last_ok.try_set(Some((q.clone(), a.clone())));
+            }
+            newest.try_set(Some((q, got)));
         });
-        Self { query, newest }
+        Self {
+            query,
+            newest,
+            last_ok,
+        }
     }
 
     /// The newest answer, when it is one (not an error).
@@ -66,6 +76,12 @@ where
             n.as_ref()
                 .and_then(|(q, a)| a.as_ref().ok().map(|a| (q.clone(), a.clone())))
         })
+    }
+
+    /// The last answer that was one, kept when a newer question failed (a view that shows
+    /// its last numbers beside the error).
+    pub fn last_answer(&self) -> Option<Arc<A>> {
+        self.last_ok.with(|l| l.as_ref().map(|(_, a)| a.clone()))
     }
 
     /// Why the newest question could not be answered, if it could not.

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::bundle::{Bundle, BundleBody, Corpus, Provenance, RankingRow};
+use runlens_core::metrics::gate_view::GateQuery;
 use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::ranking_metrics::RECALL;
 use runlens_core::metrics::ranking_view::{RankingAnswer, RankingQuery};
@@ -61,7 +62,16 @@ fn mount(asked: Option<RankingQuery>) -> Handle {
     std::mem::forget(leptos::mount::mount_to(host, move || {
         let input = RwSignal::new(asked.clone());
         let query = Memo::new(move |_| input.get());
-        let answer = NewestAnswer::ask_when(b.clone(), query, |q| q.map(ViewQuery::Ranking));
+        // k = 99 asks a question whose answer is not a ranking answer: an error to show.
+        let answer = NewestAnswer::ask_when(b.clone(), query, |q| {
+            q.map(|q| match q.k {
+                99 => ViewQuery::Gate(GateQuery {
+                    corpus: None,
+                    intervals: false,
+                }),
+                _ => ViewQuery::Ranking(q),
+            })
+        });
         out.replace(Some((input, answer)));
     }));
     slot.take().unwrap()
@@ -104,6 +114,22 @@ async fn the_newest_question_is_answered_and_the_last_answer_stays_meanwhile() {
     input.set(Some(at_k(1)));
     input.set(Some(at_k(3)));
     settle(answer).await;
+    assert_eq!(shown(answer), Some((3, Some(1.0))));
+    // A question that fails: its error, no current answer, the last one kept for a view that
+    // shows it beside the error, and nothing pending.
+    input.set(Some(at_k(99)));
+    settle(answer).await;
+    assert!(!answer.pending());
+    assert!(answer.answer().is_none());
+    let error = answer.error().unwrap();
+    assert!(error.contains("malformed answer"), "{error}");
+    let kept = answer.last_answer().unwrap();
+    let curves = &kept.section.as_ref().unwrap().curves;
+    assert_eq!(curves.k.last(), Some(&3));
+    // Answered again: the error is gone.
+    input.set(Some(at_k(3)));
+    settle(answer).await;
+    assert_eq!(answer.error(), None);
     assert_eq!(shown(answer), Some((3, Some(1.0))));
     // A question that asks nothing keeps the answer shown (and is pending: nothing answers it).
     input.set(None);

@@ -1,6 +1,8 @@
 //! The matrix's controls: corpus, failures only, sub-mode, search and sort. Each writes the
 //! URL (typing in the search rewrites the current history entry; the other controls add one).
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use runlens_core::metrics::matrix_view::{MatrixAnswer, MatrixSort};
 
@@ -9,7 +11,7 @@ use crate::state::UrlState;
 /// The controls above the grid; the answer offers the corpora and sub-modes. Mounted once
 /// per view: only the options follow the answers.
 #[component]
-pub fn MatrixControls(answer: RwSignal<Option<MatrixAnswer>>) -> impl IntoView {
+pub fn MatrixControls(answer: Memo<Option<Arc<MatrixAnswer>>>) -> impl IntoView {
     let state = UrlState::use_context();
     let corpora = Memo::new(move |_| {
         answer.with(|a| {

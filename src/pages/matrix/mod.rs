@@ -17,7 +17,7 @@ use runlens_core::bundle::Bundle;
 use runlens_core::metrics::matrix_view::{MatrixAnswer, MatrixQuery};
 
 use crate::derived::answers::ViewQuery;
-use crate::derived::newest_answer::ask_newest;
+use crate::derived::newest_answer::NewestAnswer;
 use crate::state::{UrlState, relabels_in_force};
 use controls::MatrixControls;
 use grid::MatrixGrid;
@@ -43,23 +43,11 @@ pub fn MatrixView(
             relabels,
         })
     });
-    let answer = RwSignal::new(None::<MatrixAnswer>);
-    let answered_for = RwSignal::new(None::<MatrixQuery>);
-    let error = RwSignal::new(None::<String>);
-    ask_newest(
-        bundle.clone(),
-        query,
-        |q| Some(ViewQuery::Matrix(q)),
-        move |q, got: Result<MatrixAnswer, String>| match got {
-            Ok(a) => {
-                answer.set(Some(a));
-                answered_for.set(Some(q));
-                error.set(None);
-            }
-            Err(e) => error.set(Some(e)),
-        },
-    );
-    let pending = move || answered_for.with(|a| a.as_ref() != Some(&query.get()));
+    // The last answer stays shown beside an error, and while the next is computed.
+    let asked = NewestAnswer::<_, MatrixAnswer>::ask(bundle.clone(), query, ViewQuery::Matrix);
+    let answer = Memo::new(move |_| asked.last_answer());
+    let error = move || asked.error();
+    let pending = move || asked.pending();
     // Whether an answer is in and has a corpus: the controls mount once (typing in the
     // search keeps its focus); the counts, legend and grid follow each answer.
     let has_corpus = Memo::new(move |_| answer.with(|a| a.as_ref().map(|a| a.corpus.is_some())));
@@ -82,7 +70,7 @@ pub fn MatrixView(
                     })}
                     <p class="matrix-hint">"A cell opens its trajectory (j / k then walk that question's models). \
                         With the grid focused, the arrow keys move and Enter opens."</p>
-                    {move || answer.get().map(|a| view! { <MatrixGrid bundle=bundle.clone() query=query answer=a /> })}
+                    {move || answer.get().map(|a| view! { <MatrixGrid bundle=bundle.clone() query=query answer=(*a).clone() /> })}
                 }
                 .into_any(),
             )
@@ -91,10 +79,10 @@ pub fn MatrixView(
     view! {
         <section class="matrix" data-testid="matrix-view" data-pending=move || pending().to_string()>
             <h2>"Questions × models"</h2>
-            {move || error.get().map(|e| view! {
+            {move || error().map(|e| view! {
                 <p class="error" role="alert">{format!("The matrix could not be computed: {e}")}</p>
             })}
-            {move || (answer.with(Option::is_none) && error.with(Option::is_none)).then(|| view! {
+            {move || (answer.with(Option::is_none) && error().is_none()).then(|| view! {
                 <p class="notice" role="status" data-testid="matrix-loading">"Building the matrix…"</p>
             })}
             {shown}
