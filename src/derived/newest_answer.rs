@@ -49,7 +49,20 @@ where
         query: Memo<Q>,
         to_query: impl Fn(Q) -> Option<ViewQuery> + 'static,
     ) -> Self {
-        let (newest, last_ok) = (RwSignal::new(None), RwSignal::new(None));
+        Self::ask_seeded(bundle, query, to_query, None)
+    }
+
+    /// As [`NewestAnswer::ask_when`], starting from `seed`, an answer kept from an earlier
+    /// mount (shown at once, until the answer to the question asked now replaces it).
+    pub fn ask_seeded(
+        bundle: Arc<Bundle>,
+        query: Memo<Q>,
+        to_query: impl Fn(Q) -> Option<ViewQuery> + 'static,
+        seed: Option<(Q, A)>,
+    ) -> Self {
+        let seed = seed.map(|(q, a)| (q, Arc::new(a)));
+        let newest = RwSignal::new(seed.clone().map(|(q, a)| (q, Ok(a))));
+        let last_ok = RwSignal::new(seed);
         ask_newest(bundle, query, to_query, move |q, got: Result<A, String>| {
             let got = got.map(Arc::new);
             if let Ok(a) = &got {
@@ -82,6 +95,11 @@ where
     /// its last numbers beside the error).
     pub fn last_answer(&self) -> Option<Arc<A>> {
         self.last_ok.with(|l| l.as_ref().map(|(_, a)| a.clone()))
+    }
+
+    /// [`NewestAnswer::last_answer`] with the question it answers.
+    pub fn last_answer_with_query(&self) -> Option<(Q, Arc<A>)> {
+        self.last_ok.with(Clone::clone)
     }
 
     /// Why the newest question could not be answered, if it could not.

@@ -22,7 +22,7 @@ use runlens_core::metrics::failures_view::{BaseFilter, FailuresAnswer, FailuresQ
 
 use crate::components::{MetricValue, NavItem, PageNav, caption};
 use crate::derived::answers::ViewQuery;
-use crate::derived::newest_answer::ask_newest;
+use crate::derived::newest_answer::NewestAnswer;
 use crate::state::{UrlState, relabels_in_force};
 use crate::theme::chart_theme;
 use chart_panel::FilterChart;
@@ -64,38 +64,34 @@ pub fn FailuresView(
             relabels,
         })
     });
-    let answer = RwSignal::new(FailuresAnswer::default());
-    let answered_for = RwSignal::new(None::<FailuresQuery>);
-    let error = RwSignal::new(None::<String>);
+    // The last answer shown for this bundle and question starts the view; every answer
+    // that is one is kept for the next mount.
     let hash = bundle.content_hash.clone();
     let asked = query.get_untracked();
-    if let Some((_, q, a)) = LAST
+    let seed = LAST
         .with_borrow(Clone::clone)
         .filter(|(h, q, _)| *h == hash && *q == asked)
-    {
-        answer.set(a);
-        answered_for.set(Some(q));
-    }
-    ask_newest(
+        .map(|(_, q, a)| (q, a));
+    let asked = NewestAnswer::<_, FailuresAnswer>::ask_seeded(
         bundle.clone(),
         query,
         |q| Some(ViewQuery::Failures(q)),
-        move |q, got: Result<FailuresAnswer, String>| match got {
-            Ok(a) => {
-                LAST.set(Some((hash.clone(), q.clone(), a.clone())));
-                answer.set(a);
-                answered_for.set(Some(q));
-                error.set(None);
-            }
-            Err(e) => error.set(Some(e)),
-        },
+        seed,
     );
-    let pending = Memo::new(move |_| answered_for.with(|a| a.as_ref() != Some(&query.get())));
+    Effect::new(move |_| {
+        if let Some((q, a)) = asked.last_answer_with_query() {
+            LAST.set(Some((hash.clone(), q, (*a).clone())));
+        }
+    });
+    // The last answer stays shown beside an error, and while the next is computed.
+    let answer = Memo::new(move |_| asked.last_answer().unwrap_or_default());
+    let error = Signal::derive(move || asked.error());
+    let pending = Memo::new(move |_| asked.pending());
     // 0: waiting for the first answer, 1: no labels, 2: shown.
-    let phase = Memo::new(move |_| match answered_for.with(Option::is_some) {
-        false => 0,
-        true if answer.with(|a| a.corpora.is_empty()) => 1,
-        true => 2,
+    let phase = Memo::new(move |_| match asked.last_answer() {
+        None => 0,
+        Some(a) if a.corpora.is_empty() => 1,
+        Some(_) => 2,
     });
     move || {
         match phase.get() {
@@ -129,9 +125,9 @@ pub fn FailuresView(
 fn FailuresShown(
     bundle: Arc<Bundle>,
     query: Memo<FailuresQuery>,
-    answer: RwSignal<FailuresAnswer>,
+    answer: Memo<Arc<FailuresAnswer>>,
     pending: Memo<bool>,
-    error: RwSignal<Option<String>>,
+    error: Signal<Option<String>>,
 ) -> impl IntoView {
     let state = UrlState::use_context();
     let names = answer.with_untracked(|a| a.corpora.clone());

@@ -24,7 +24,7 @@ use runlens_core::bundle::Bundle;
 use runlens_core::trajectory::{OpenedCell, TrajectoryAnswer, TrajectoryQuery};
 
 use crate::derived::answers::ViewQuery;
-use crate::derived::newest_answer::ask_newest;
+use crate::derived::newest_answer::NewestAnswer;
 use crate::state::{UrlState, relabels_in_force};
 use audit_keys::AuditKeys;
 use cell_view::CellView;
@@ -63,29 +63,27 @@ pub fn TrajectoryView(
         })
     });
     let hash = bundle.content_hash.clone();
-    let answered = RwSignal::new(None::<(TrajectoryQuery, TrajectoryAnswer)>);
-    let error = RwSignal::new(None::<String>);
+    // The last answer shown of this bundle's same cell starts the view (the whole bundle
+    // replacing a v2 summary's head mounts it again); every answer that is one is kept.
     let asked = query.get_untracked();
-    if let Some((_, q, a)) = LAST.with_borrow(Clone::clone).filter(|(h, q, _)| {
+    let seed = LAST.with_borrow(Clone::clone).filter(|(h, q, _)| {
         *h == hash && (&q.corpus, &q.model, &q.trace) == (&asked.corpus, &asked.model, &asked.trace)
-    }) {
-        answered.set(Some((q, a)));
-    }
-    ask_newest(
+    });
+    let asked = NewestAnswer::<_, TrajectoryAnswer>::ask_seeded(
         bundle.clone(),
         query,
         |q| Some(ViewQuery::Trajectory(q)),
-        move |q, got: Result<TrajectoryAnswer, String>| match got {
-            Ok(a) => {
-                LAST.set(Some((hash.clone(), q.clone(), a.clone())));
-                answered.set(Some((q, a)));
-                error.set(None);
-            }
-            Err(e) => error.set(Some(e)),
-        },
+        seed.map(|(_, q, a)| (q, a)),
     );
-    let pending =
-        Memo::new(move |_| answered.with(|a| a.as_ref().map(|(q, _)| q) != Some(&query.get())));
+    Effect::new(move |_| {
+        if let Some((q, a)) = asked.last_answer_with_query() {
+            LAST.set(Some((hash.clone(), q, (*a).clone())));
+        }
+    });
+    // The last answer stays shown beside an error, and while the next is computed.
+    let answered = Memo::new(move |_| asked.last_answer_with_query());
+    let error = Signal::derive(move || asked.error());
+    let pending = Memo::new(move |_| asked.pending());
     let place = Signal::derive(move || {
         answered.with(|a| a.as_ref().map(|(_, a)| a.place.clone()).unwrap_or_default())
     });
