@@ -58,9 +58,8 @@ where
         bundle: Arc<Bundle>,
         query: Memo<Q>,
         to_query: impl Fn(Q) -> Option<ViewQuery> + 'static,
-        seed: Option<(Q, A)>,
+        seed: Option<(Q, Arc<A>)>,
     ) -> Self {
-        let seed = seed.map(|(q, a)| (q, Arc::new(a)));
         let newest = RwSignal::new(seed.clone().map(|(q, a)| (q, Ok(a))));
         let last_ok = RwSignal::new(seed);
         ask_newest(bundle, query, to_query, move |q, got: Result<A, String>| {

@@ -116,18 +116,18 @@ pub fn Overview(
     let shown_kind = Memo::new(move |_| {
         let tab = tab.get();
         let needs = registry::view_def(tab).needs;
-        (tab, needs == Needs::WholeToMount && waiting.get())
+        (tab, needs, needs == Needs::WholeToMount && waiting.get())
     });
     let views = move || {
         chunks.track();
-        let (tab, rest_loading) = shown_kind.get();
+        let (tab, needs, rest_loading) = shown_kind.get();
         let bundle = current();
         release_focus_in_main();
         if rest_loading {
             return view! { <RestLoading /> }.into_any();
         }
         let view = registry::mount(tab, bundle);
-        match registry::view_def(tab).needs {
+        match needs {
             Needs::WholeForAnswers => {
                 let line = move || waiting.get().then(|| view! { <RestLoading /> });
                 view! { {line} {view} }.into_any()

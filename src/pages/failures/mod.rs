@@ -36,7 +36,7 @@ thread_local! {
     /// mounted again for the same bundle (the whole bundle replacing a v2 summary's head: the
     /// same hash, the same labels) shows it at once, not "Counting…" while the worker is busy
     /// (checking the content hash takes it seconds on a large run).
-    static LAST: RefCell<Option<(String, FailuresQuery, FailuresAnswer)>> =
+    static LAST: RefCell<Option<(String, FailuresQuery, Arc<FailuresAnswer>)>> =
         const { RefCell::new(None) };
 }
 
@@ -80,7 +80,7 @@ pub fn FailuresView(
     );
     Effect::new(move |_| {
         if let Some((q, a)) = asked.last_answer_with_query() {
-            LAST.set(Some((hash.clone(), q, (*a).clone())));
+            LAST.set(Some((hash.clone(), q, a)));
         }
     });
     // The last answer stays shown beside an error, and while the next is computed.

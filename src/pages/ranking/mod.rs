@@ -58,7 +58,7 @@ fn query_of(s: &ViewState) -> RankingQuery {
     }
 }
 
-/// The table-ranking view. Its numbers come from the data's owner ([`ask`]: the loader
+/// The table-ranking view. Its numbers come from the data's owner ([`NewestAnswer`]: the loader
 /// worker, which holds the ranking rows; the page never does), asked again whenever the
 /// corpus, k, threshold or gold rule changes; the last answer stays shown until the next.
 #[component]

@@ -38,7 +38,7 @@ thread_local! {
     /// mounted again for the same bundle and cell (every view re-renders when a re-label is
     /// applied) shows it at once, so the page keeps its height and the reader their place
     /// while the new answer comes.
-    static LAST: RefCell<Option<(String, TrajectoryQuery, TrajectoryAnswer)>> =
+    static LAST: RefCell<Option<(String, TrajectoryQuery, Arc<TrajectoryAnswer>)>> =
         const { RefCell::new(None) };
 }
 
@@ -77,7 +77,7 @@ pub fn TrajectoryView(
     );
     Effect::new(move |_| {
         if let Some((q, a)) = asked.last_answer_with_query() {
-            LAST.set(Some((hash.clone(), q, (*a).clone())));
+            LAST.set(Some((hash.clone(), q, a)));
         }
     });
     // The last answer stays shown beside an error, and while the next is computed.
