@@ -39,14 +39,21 @@ macro_rules! split_call {
 pub(crate) use split_call;
 
 /// Declares a split point: `chunk: fn name(args) -> T { body }` becomes a function returning
-/// `Result<T, ChunkError>` whose code goes to `chunk` in a split build.
+/// `Result<T, ChunkError>` whose code goes to `chunk` in a split build. With
+/// `chunk, preload preload_name: fn …`, a split build also gets `preload_name()`, a future that
+/// fetches the chunk without calling it (to start the fetch while something else is waited for).
 macro_rules! split_point {
-    ($(#[$doc:meta])* $chunk:ident: fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+    ($(#[$doc:meta])* $chunk:ident $(, preload $preload:ident)?: fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         $(#[$doc])*
         #[allow(unsafe_code)] // the split macro declares the chunk's import and export
         #[cfg_attr(
             feature = "split",
-            leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)
+            leptos::wasm_split::wasm_split(
+                $chunk,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible
+                $(, preload($preload))?
+            )
         )]
         pub fn $name($($arg: $ty),*) -> Result<$ret, $crate::chunks::ChunkError> {
             Ok($body)

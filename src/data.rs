@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use crate::api;
 use crate::loader;
-pub use crate::loader::decode::{decode_bundle, load_bundle};
+pub use crate::loader::decode::decode_bundle;
 pub use crate::loader::progress::{Phase, Progress};
 pub use crate::loader::request::{BundleRequest, LoadError, LoadStats, Loaded};
 

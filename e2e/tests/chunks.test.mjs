@@ -18,8 +18,9 @@ before(async () => {
 });
 after(async () => { await browser?.close(); await server?.stop(); });
 
-/** Opens the sample, recording which chunks the page fetches (name → count). */
-async function openSample(route) {
+/** Opens the sample (`bundle`: the v1 one by default), recording which chunks the page and
+ * its loader worker fetch (name → count). */
+async function openSample(route, bundle = 'bundles/article.json.gz') {
   const { page, problems } = await newPage(browser);
   const fetched = new Map();
   page.on('request', (r) => {
@@ -27,13 +28,13 @@ async function openSample(route) {
     if (m) fetched.set(m[1], (fetched.get(m[1]) ?? 0) + 1);
   });
   if (route) await page.route(route.glob, route.handler);
-  await page.goto(`${server.url}/?bundle=bundles/article.json.gz`);
+  await page.goto(`${server.url}/?bundle=${bundle}`);
   await page.waitForSelector('[data-testid="leaderboard-view"] tbody tr', { timeout: 30000 });
   return { page, problems, fetched };
 }
 
 // The chunks that are not views: the views' come from the registry, through the tab strip.
-const OTHER_CHUNKS = ['split_gold_sql', 'split_import', 'split_ov_link', 'split_queries', 'split_svg', 'split_v2',
+const OTHER_CHUNKS = ['split_gold_sql', 'split_import', 'split_ov_link', 'split_queries', 'split_svg', 'split_v1', 'split_v2',
   'split_warm_up'];
 
 test('the build is split: each view the registry puts in a chunk, and the parser, are chunks of their own', async () => {
@@ -46,6 +47,21 @@ test('the build is split: each view the registry puts in a chunk, and the parser
   assert.equal(views.length, 6);
   assert.deepEqual(names.sort(), [...views, ...OTHER_CHUNKS].sort());
   assert.deepEqual(problems, []);
+});
+
+test('the v1 parser is a chunk of its own: a v2 bundle never fetches it, a v1 bundle once', async () => {
+  const v2 = await openSample(undefined, 'bundles/article.zip');
+  // A trajectory's text comes from the v2 chunk too (the cell's record read back).
+  await v2.page.getByRole('tab', { name: 'Trajectory' }).click();
+  await v2.page.locator('.chooser-matches li[data-outcome="fail"] button').first().click();
+  await v2.page.locator('[data-testid="trajectory-view"] li.vote').first().waitFor({ timeout: 30000 });
+  assert.equal(v2.fetched.get('split_v2'), 1);
+  assert.equal(v2.fetched.get('split_v1'), undefined);
+  assert.deepEqual(v2.problems, []);
+  const v1 = await openSample();
+  assert.equal(v1.fetched.get('split_v1'), 1);
+  assert.equal(v1.fetched.get('split_v2'), undefined);
+  assert.deepEqual(v1.problems, []);
 });
 
 test('a view\'s chunk comes when the view first opens, with a loading line meanwhile', async () => {

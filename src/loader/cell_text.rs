@@ -10,12 +10,13 @@ use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
 use runlens_core::bundle::v2::zip_index::{ZipEntryAt, entry_bytes};
-use runlens_core::bundle::v2::{EntryInfo, Manifest, cell_text_path, fill_cell};
+use runlens_core::bundle::v2::{EntryInfo, Manifest, V2Error, cell_text_path, fill_cell};
 use runlens_core::bundle::{Cell, TextAt};
 
 use super::entries::{Count, DirEntries, ZipBytes, check_and_inflate_one, invalid};
 use super::request::LoadError;
 use crate::api::ApiError;
+use crate::chunks::{split_call, split_point};
 
 /// Inflated chunks kept (the reader walking with `j`/`k` stays within one or two).
 const KEPT: usize = 4;
@@ -82,7 +83,9 @@ impl CellTexts {
             .ok_or_else(|| invalid(&self.name, format!("bundle: no corpus {corpus}")))?;
         let path = cell_text_path(dir, at.chunk);
         let chunk = self.chunk(&path).await?;
-        let cell = fill_cell(cell, &chunk, &path).map_err(|e| invalid(&self.name, e))?;
+        let cell = split_call!(fill_cell_text(cell, &chunk, &path))
+            .map_err(|e| invalid(&self.name, e))?
+            .map_err(|e| invalid(&self.name, e))?;
         Ok(Some(Filled { at, cell }))
     }
 
@@ -129,5 +132,13 @@ impl CellTexts {
                     .map_err(|e| invalid(&self.name, format!("bundle: {e}")))
             }
         }
+    }
+}
+
+split_point! {
+    /// A cell with its text record put back ([`fill_cell`]: the record's JSON read into the
+    /// cell), in the `v2` chunk, which the worker has fetched already for this bundle.
+    v2: fn fill_cell_text(cell: &Cell, chunk: &[u8], path: &str) -> Result<Cell, V2Error> {
+        fill_cell(cell, chunk, path)
     }
 }

@@ -1,44 +1,13 @@
-//! Bundle bytes to a checked [`Bundle`]: the browser's gunzip, core's parser and content-hash
-//! check, and the main-thread load that uses them where there is no worker.
+//! Bundle v1 bytes to a [`Bundle`]: the browser's gunzip, and core's parser (in the `v1`
+//! chunk) and content-hash check.
 
 use std::sync::Arc;
 
-use runlens_core::bundle::Bundle;
+use runlens_core::bundle::{Bundle, BundleError};
 
-use super::request::{LoadError, LoadStats, Loaded};
-use crate::api;
-use crate::clock::now_ms;
+use super::request::LoadError;
+use crate::chunks::{split_call, split_point};
 use crate::gunzip;
-
-/// Downloads and decodes the bundle at `url` on the main thread (the fallback of
-/// `crate::data::load`).
-pub async fn load_bundle(url: String) -> Result<Loaded, LoadError> {
-    let t0 = now_ms();
-    let bytes = api::fetch_bytes(&url).await?;
-    let t1 = now_ms();
-    let download_bytes = bytes.len();
-    let json = inflate(&url, bytes).await?;
-    let t_inflated = now_ms();
-    let bundle = parse_bundle(&url, &json)?;
-    let t2 = now_ms();
-    verify_bundle(&url, &bundle)?;
-    let t3 = now_ms();
-    let stats = LoadStats {
-        download_bytes,
-        json_bytes: json.len(),
-        download_ms: t1 - t0,
-        gunzip_ms: t_inflated - t1,
-        parse_ms: t2 - t_inflated,
-        verify_ms: t3 - t2,
-        ..LoadStats::default()
-    };
-    Ok(Loaded {
-        bundle: Arc::new(bundle),
-        stats,
-        source: url,
-        summary: None,
-    })
-}
 
 /// Inflates gzip bytes with the browser (see [`crate::gunzip`]); plain JSON, and gzip in a
 /// browser without `DecompressionStream`, pass through to core unchanged.
@@ -56,18 +25,43 @@ pub(crate) async fn inflate(source_name: &str, bytes: Vec<u8>) -> Result<Vec<u8>
     }
 }
 
-/// Decodes bundle bytes (`.json` or `.json.gz`) and checks the content hash.
+/// Decodes bundle bytes (`.json` or `.json.gz`) and checks the content hash, in one call
+/// (tests and tools; the app's loads parse in the `v1` chunk, see [`parse_bundle`]).
 pub fn decode_bundle(source_name: &str, bytes: &[u8]) -> Result<Arc<Bundle>, LoadError> {
-    let bundle = parse_bundle(source_name, bytes)?;
+    let bundle = Bundle::from_slice(bytes).map_err(|e| LoadError::invalid(source_name, &e))?;
     verify_bundle(source_name, &bundle)?;
     Ok(Arc::new(bundle))
 }
 
-pub(crate) fn parse_bundle(source_name: &str, bytes: &[u8]) -> Result<Bundle, LoadError> {
-    Bundle::from_slice(bytes).map_err(|e| LoadError::invalid(source_name, &e))
+/// Parses a `runlens.bundle/1` (JSON, or gzip the browser could not inflate) with core's
+/// parser, which a split build fetches as the `v1` chunk the first time (a v2 bundle never
+/// needs it; [`prefetch_v1_parser`] starts the fetch while the bundle downloads).
+pub(crate) async fn parse_bundle(source_name: &str, bytes: &[u8]) -> Result<Bundle, LoadError> {
+    let parsed = split_call!(parse_v1(bytes)).map_err(|e| LoadError::Invalid {
+        source_name: source_name.to_owned(),
+        message: e.to_string(),
+    })?;
+    parsed.map_err(|e| LoadError::invalid(source_name, &e))
 }
 
-pub(crate) fn verify_bundle(source_name: &str, bundle: &Bundle) -> Result<(), LoadError> {
+split_point! {
+    /// Core's `runlens.bundle/1` parser, in the `v1` chunk.
+    v1, preload preload_v1: fn parse_v1(bytes: &[u8]) -> Result<Bundle, BundleError> {
+        Bundle::from_slice(bytes)
+    }
+}
+
+/// Starts fetching the `v1` chunk (split builds; nothing to fetch otherwise), so that it is in
+/// when the bundle's bytes are.
+pub(crate) fn prefetch_v1_parser() {
+    #[cfg(feature = "split")]
+    wasm_bindgen_futures::spawn_local(async {
+        // A chunk that cannot be fetched fails again, with its error, when it is called.
+        let _ = preload_v1().await;
+    });
+}
+
+fn verify_bundle(source_name: &str, bundle: &Bundle) -> Result<(), LoadError> {
     bundle
         .verify_content_hash()
         .map_err(|e| LoadError::invalid(source_name, &e))

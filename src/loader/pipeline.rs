@@ -4,7 +4,7 @@
 use runlens_core::bundle::Bundle;
 use runlens_core::import::{FailedImport, ImportOptions, Imported, InputFile};
 
-use super::decode::{inflate, parse_bundle};
+use super::decode::{inflate, parse_bundle, prefetch_v1_parser};
 use super::digest::verify_bundle_fast;
 use super::entries::{DirEntries, ZipBytes};
 use super::files::{self, Opened, PickedV2};
@@ -35,7 +35,7 @@ pub async fn load_full(
                     let dir = DirEntries::Http(v2::dir_base(url));
                     return v2::load_dir(url, dir, progress, early).await;
                 }
-                UrlForm::V1 => {}
+                UrlForm::V1 => prefetch_v1_parser(),
             }
             if let Some(early) = prefetched::take(url) {
                 let fetched = early.finish(progress).await?;
@@ -151,7 +151,7 @@ async fn parse(
         done: json_bytes,
         total: None,
     });
-    let bundle = parse_bundle(name, &json)?;
+    let bundle = parse_bundle(name, &json).await?;
     // The content-hash check reads the body's bytes as they came (see `digest`).
     super::digest::start_raw_body_digest(&json);
     drop(json);

@@ -67,21 +67,13 @@ impl ViewLoad {
 /// in the chunk `split_ranking`. The registry names `CHUNK`.
 macro_rules! lazy_view {
     ($(#[$doc:meta])* $chunk:ident: $component:ident) => {
-        $(#[$doc])*
-        #[allow(unsafe_code)] // the split macro declares the chunk's import and export
-        #[cfg_attr(
-            feature = "split",
-            leptos::wasm_split::wasm_split(
-                $chunk,
-                wasm_split_path = ::leptos::wasm_split,
-                fallible,
-                preload(preload_split_view)
-            )
-        )]
-        pub fn split_view(
-            bundle: ::std::sync::Arc<::runlens_core::bundle::Bundle>,
-        ) -> Result<::leptos::prelude::AnyView, $crate::chunks::ChunkError> {
-            Ok(::leptos::prelude::IntoAny::into_any(::leptos::view! { <$component bundle=bundle /> }))
+        $crate::chunks::split_point! {
+            $(#[$doc])*
+            $chunk, preload preload_split_view: fn split_view(
+                bundle: ::std::sync::Arc<::runlens_core::bundle::Bundle>,
+            ) -> ::leptos::prelude::AnyView {
+                ::leptos::prelude::IntoAny::into_any(::leptos::view! { <$component bundle=bundle /> })
+            }
         }
 
         /// This view's chunk, for the registry.

@@ -6,8 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use leptos::prelude::*;
 use runlens_core::bundle::{
-    Bundle, BundleBody, Cell, Corpus, FmLabel, GateRow, Provenance, ResultRow, ResultScore, Usage,
-    UsageCounts, Vote,
+    Bundle, BundleBody, Cell, Corpus, FmLabel, GateRow, Provenance, ResultRow, ResultScore,
+    UniverseSource, Usage, UsageCounts, Vote, Warning,
 };
 use runlens_web::components::{BundleLoader, LoadProgress, OpenBundle, RenderLoaded};
 use runlens_web::data::{BundleRequest, Loaded, Phase, Progress};
@@ -87,6 +87,31 @@ fn bundle() -> Bundle {
         ..BundleBody::default()
     };
     Bundle::new(Provenance::default(), body)
+}
+
+/// The skeleton is read through types of its own (no row parsers on the page): every field of
+/// the bundle's head comes back, on the sample, which sets them all (one warning added).
+#[wasm_bindgen_test]
+fn the_skeleton_keeps_every_head_field_of_the_sample() {
+    let mut b = (*runlens_web::data::decode_bundle("article.json.gz", crate::sample_files::SAMPLE)
+        .unwrap())
+    .clone();
+    b.body.warnings.push(Warning {
+        file: "out/results.jsonl".into(),
+        line: Some(7),
+        kind: "unknown_field".into(),
+        message: "field \"x\" is not read".into(),
+    });
+    let head = &b.body;
+    assert!(head.synthetic && head.notice.is_some() && head.schema_prompt.is_some());
+    assert!(head.rules.is_some() && !head.universe.is_empty() && !head.namespaces.is_empty());
+    assert!(!b.provenance.inputs.is_empty() && !head.models.is_empty());
+    assert_ne!(head.universe_source, UniverseSource::None);
+    assert!(head.corpora.iter().any(|c| c.board_manifest.is_some()));
+    let skeleton = read_skeleton(&skeleton_json(&b)).unwrap();
+    let mut expected = b.clone();
+    expected.body = b.body.skeleton();
+    assert_eq!(skeleton, expected);
 }
 
 #[wasm_bindgen_test]
