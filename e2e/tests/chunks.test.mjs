@@ -34,7 +34,7 @@ async function openSample(route, bundle = 'bundles/article.json.gz') {
 }
 
 // The chunks that are not views: the views' come from the registry, through the tab strip.
-const OTHER_CHUNKS = ['split_gold_sql', 'split_import', 'split_ov_link', 'split_queries', 'split_svg', 'split_v1', 'split_v2',
+const OTHER_CHUNKS = ['split_cell_text', 'split_gold_sql', 'split_import', 'split_ov_link', 'split_queries', 'split_svg', 'split_v1', 'split_v2',
   'split_warm_up'];
 
 test('the build is split: each view the registry puts in a chunk, and the parser, are chunks of their own', async () => {
@@ -51,11 +51,12 @@ test('the build is split: each view the registry puts in a chunk, and the parser
 
 test('the v1 parser is a chunk of its own: a v2 bundle never fetches it, a v1 bundle once', async () => {
   const v2 = await openSample(undefined, 'bundles/article.zip');
-  // A trajectory's text comes from the v2 chunk too (the cell's record read back).
+  // A trajectory's text is read back into its cell by a chunk of its own.
   await v2.page.getByRole('tab', { name: 'Trajectory' }).click();
   await v2.page.locator('.chooser-matches li[data-outcome="fail"] button').first().click();
   await v2.page.locator('[data-testid="trajectory-view"] li.vote').first().waitFor({ timeout: 30000 });
   assert.equal(v2.fetched.get('split_v2'), 1);
+  assert.equal(v2.fetched.get('split_cell_text'), 1);
   assert.equal(v2.fetched.get('split_v1'), undefined);
   assert.deepEqual(v2.problems, []);
   const v1 = await openSample();

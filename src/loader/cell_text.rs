@@ -137,8 +137,9 @@ impl CellTexts {
 
 split_point! {
     /// A cell with its text record put back ([`fill_cell`]: the record's JSON read into the
-    /// cell), in the `v2` chunk, which the worker has fetched already for this bundle.
-    v2: fn fill_cell_text(cell: &Cell, chunk: &[u8], path: &str) -> Result<Cell, V2Error> {
+    /// cell), in the `cell_text` chunk, fetched with the first trajectory (not in `v2`, which
+    /// the worker needs before the leaderboard).
+    cell_text: fn fill_cell_text(cell: &Cell, chunk: &[u8], path: &str) -> Result<Cell, V2Error> {
         fill_cell(cell, chunk, path)
     }
 }

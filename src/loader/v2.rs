@@ -80,6 +80,7 @@ pub async fn load_zip(
     progress: OnProgress<'_>,
     early: Early<'_>,
 ) -> Result<(Bundle, LoadStats), LoadError> {
+    prefetch_decoder();
     let t0 = now_ms();
     let mut count = Count::default();
     let downloading = |done, total| {
@@ -281,6 +282,7 @@ pub async fn load_dir(
     progress: OnProgress<'_>,
     early: Early<'_>,
 ) -> Result<(Bundle, LoadStats), LoadError> {
+    prefetch_decoder();
     let t0 = now_ms();
     let manifest_bytes = dir.entry(MANIFEST).await?;
     let manifest = parse_manifest(&manifest_bytes).map_err(|e| invalid(name, e))?;
@@ -477,9 +479,20 @@ async fn decode(
     Ok((bundle, stats))
 }
 
+/// Starts fetching the `v2` chunk and the code it shares with others (split builds; nothing
+/// to fetch otherwise) while the manifest and the first entries download, so that it is in
+/// when the summary is computed.
+fn prefetch_decoder() {
+    #[cfg(feature = "split")]
+    wasm_bindgen_futures::spawn_local(async {
+        // A chunk that cannot be fetched fails again, with its error, when it is called.
+        let _ = preload_v2().await;
+    });
+}
+
 split_point! {
     /// A `runlens.bundle/2`'s summary: each corpus's leaderboard from its cells columns.
-    v2: fn v2_summary(
+    v2, preload preload_v2: fn v2_summary(
         manifest: &Manifest,
         entries: &MemoryEntries,
     ) -> Result<Option<(Vec<u8>, usize)>, V2Error> {
