@@ -65,6 +65,18 @@ test('the v1 parser is a chunk of its own: a v2 bundle never fetches it, a v1 bu
   assert.deepEqual(v1.problems, []);
 });
 
+test('the v1 parser\'s chunk cannot be fetched: the load fails with a plain error naming the bundle', async () => {
+  const { page, problems } = await newPage(browser);
+  await page.route('**/split_v1-*.wasm', (route) => route.abort('internetdisconnected'));
+  await page.goto(`${server.url}/?bundle=bundles/article.json.gz`);
+  const panel = page.locator('[data-testid="error-panel"]');
+  await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('[data-testid="error-panel"]')?.innerText ?? ''),
+    null, { timeout: 30000 });
+  assert.match(await panel.innerText(), /bundles\/article\.json\.gz: this part of runlens could not be loaded .*reload the page/);
+  assert.equal(await page.locator('[data-testid="leaderboard-view"]').count(), 0);
+  assert.deepEqual(problems.filter((p) => !/Failed to fetch|ERR_INTERNET_DISCONNECTED|TypeError: Failed/.test(p)), []);
+});
+
 test('a view\'s chunk comes when the view first opens, with a loading line meanwhile', async () => {
   let release;
   const held = new Promise((resolve) => { release = resolve; });
