@@ -28,13 +28,13 @@ async function openSample(route, bundle = 'bundles/article.json.gz') {
     if (m) fetched.set(m[1], (fetched.get(m[1]) ?? 0) + 1);
   });
   if (route) await page.route(route.glob, route.handler);
-  await page.goto(`${server.url}/?bundle=${bundle}`);
+  await page.goto(`${server.url}?bundle=${bundle}`);
   await page.waitForSelector('[data-testid="leaderboard-view"] tbody tr', { timeout: 30000 });
   return { page, problems, fetched };
 }
 
 // The chunks that are not views: the views' come from the registry, through the tab strip.
-const OTHER_CHUNKS = ['split_cell_text', 'split_gold_sql', 'split_import', 'split_ov_link', 'split_queries', 'split_svg', 'split_v1', 'split_v2',
+const OTHER_CHUNKS = ['split_cell_text', 'split_gold_sql', 'split_import', 'split_ov_link', 'split_queries', 'split_svg', 'split_v1', 'split_v2', 'split_v2_read',
   'split_warm_up'];
 
 test('the build is split: each view the registry puts in a chunk, and the parser, are chunks of their own', async () => {
@@ -52,23 +52,27 @@ test('the build is split: each view the registry puts in a chunk, and the parser
 test('the v1 parser is a chunk of its own: a v2 bundle never fetches it, a v1 bundle once', async () => {
   const v2 = await openSample(undefined, 'bundles/article.zip');
   // A trajectory's text is read back into its cell by a chunk of its own.
+  // The whole bundle in first: the chooser's list does not change under the click.
+  await v2.page.waitForSelector('.bundle-header[data-load-summary="false"]', { timeout: 30000 });
   await v2.page.getByRole('tab', { name: 'Trajectory' }).click();
   await v2.page.locator('.chooser-matches li[data-outcome="fail"] button').first().click();
   await v2.page.locator('[data-testid="trajectory-view"] li.vote').first().waitFor({ timeout: 30000 });
   assert.equal(v2.fetched.get('split_v2'), 1);
+  assert.equal(v2.fetched.get('split_v2_read'), 1);
   assert.equal(v2.fetched.get('split_cell_text'), 1);
   assert.equal(v2.fetched.get('split_v1'), undefined);
   assert.deepEqual(v2.problems, []);
   const v1 = await openSample();
   assert.equal(v1.fetched.get('split_v1'), 1);
   assert.equal(v1.fetched.get('split_v2'), undefined);
+  assert.equal(v1.fetched.get('split_v2_read'), undefined);
   assert.deepEqual(v1.problems, []);
 });
 
 test('the v1 parser\'s chunk cannot be fetched: the load fails with a plain error naming the bundle', async () => {
   const { page, problems } = await newPage(browser);
   await page.route('**/split_v1-*.wasm', (route) => route.abort('internetdisconnected'));
-  await page.goto(`${server.url}/?bundle=bundles/article.json.gz`);
+  await page.goto(`${server.url}?bundle=bundles/article.json.gz`);
   const panel = page.locator('[data-testid="error-panel"]');
   await page.waitForFunction(() => /could not be loaded/.test(document.querySelector('[data-testid="error-panel"]')?.innerText ?? ''),
     null, { timeout: 30000 });

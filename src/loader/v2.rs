@@ -370,6 +370,7 @@ async fn send_summary(
     if let Some((body, skeleton_len)) = encoded.map_err(|e| invalid(name, e))? {
         (early.summary)(body, skeleton_len);
     }
+    prefetch_reader();
     Ok(())
 }
 
@@ -479,14 +480,23 @@ async fn decode(
     Ok((bundle, stats))
 }
 
-/// Starts fetching the `v2` chunk and the code it shares with others (split builds; nothing
-/// to fetch otherwise) while the manifest and the first entries download, so that it is in
-/// when the summary is computed.
+/// Starts fetching the `v2` chunk (the summary) and the code it shares with others (split
+/// builds; nothing to fetch otherwise) while the manifest and the cells columns download, so
+/// that it is in when the summary is computed.
 fn prefetch_decoder() {
     #[cfg(feature = "split")]
     wasm_bindgen_futures::spawn_local(async {
         // A chunk that cannot be fetched fails again, with its error, when it is called.
         let _ = preload_v2().await;
+    });
+}
+
+/// Starts fetching the `v2_read` chunk (the columnar reader) once the summary is out, while
+/// the early tables download: kept apart from `v2` so the leaderboard does not wait for it.
+fn prefetch_reader() {
+    #[cfg(feature = "split")]
+    wasm_bindgen_futures::spawn_local(async {
+        let _ = preload_v2_read().await;
     });
 }
 
@@ -503,7 +513,7 @@ split_point! {
     /// A `runlens.bundle/2` rebuilt from its entries, the `.gz` ones checked and inflated
     /// already (core's reader: the columnar decoder), its early tables moved in from
     /// `tables`; the cells' text too when `cells_text`.
-    v2: fn v2_read_after(
+    v2_read: fn v2_read_after(
         entries: MemoryEntries,
         tables: Bundle,
         cells_text: bool,
@@ -516,7 +526,10 @@ split_point! {
     /// A `runlens.bundle/2` with only its early tables (`read_early_tables`, its `_light`
     /// form when `light`), from entries checked and inflated already, taking those (the rest
     /// is read beside the tables).
-    v2: fn v2_read_early(entries: &mut MemoryEntries, light: bool) -> Result<Bundle, V2Error> {
+    v2_read, preload preload_v2_read: fn v2_read_early(
+        entries: &mut MemoryEntries,
+        light: bool,
+    ) -> Result<Bundle, V2Error> {
         let mut taken = runlens_core::bundle::v2::TakenEntries(entries);
         if light {
             runlens_core::bundle::v2::read_early_tables_light(&mut taken)
