@@ -62,6 +62,19 @@ macro_rules! split_point {
 }
 pub(crate) use split_point;
 
+/// Starts fetching a chunk through its split point's `preload` function (see
+/// [`split_point!`]) without waiting for it; nothing in a build without the split. A chunk
+/// that cannot be fetched fails again, with its error, when its split point is called.
+macro_rules! prefetch {
+    ($preload:ident) => {{
+        #[cfg(feature = "split")]
+        wasm_bindgen_futures::spawn_local(async {
+            let _ = $preload().await;
+        });
+    }};
+}
+pub(crate) use prefetch;
+
 /// Polls `task` once, without a waker (the split loader's futures are ready at once when
 /// their chunk is in).
 pub fn poll_once<T>(task: &mut LocalTask<T>) -> Option<T> {

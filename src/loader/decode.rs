@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use runlens_core::bundle::{Bundle, BundleError};
 
+use super::entries::invalid;
 use super::request::LoadError;
-use crate::chunks::{split_call, split_point};
+use crate::chunks::{prefetch, split_call, split_point};
 use crate::gunzip;
 
 /// Inflates gzip bytes with the browser (see [`crate::gunzip`]); plain JSON, and gzip in a
@@ -37,10 +38,7 @@ pub fn decode_bundle(source_name: &str, bytes: &[u8]) -> Result<Arc<Bundle>, Loa
 /// parser, which a split build fetches as the `v1` chunk the first time (a v2 bundle never
 /// needs it; [`prefetch_v1_parser`] starts the fetch while the bundle downloads).
 pub(crate) async fn parse_bundle(source_name: &str, bytes: &[u8]) -> Result<Bundle, LoadError> {
-    let parsed = split_call!(parse_v1(bytes)).map_err(|e| LoadError::Invalid {
-        source_name: source_name.to_owned(),
-        message: e.to_string(),
-    })?;
+    let parsed = split_call!(parse_v1(bytes)).map_err(|e| invalid(source_name, e))?;
     parsed.map_err(|e| LoadError::invalid(source_name, &e))
 }
 
@@ -51,14 +49,9 @@ split_point! {
     }
 }
 
-/// Starts fetching the `v1` chunk (split builds; nothing to fetch otherwise), so that it is in
-/// when the bundle's bytes are.
+/// Starts fetching the `v1` chunk, so that it is in when the bundle's bytes are.
 pub(crate) fn prefetch_v1_parser() {
-    #[cfg(feature = "split")]
-    wasm_bindgen_futures::spawn_local(async {
-        // A chunk that cannot be fetched fails again, with its error, when it is called.
-        let _ = preload_v1().await;
-    });
+    prefetch!(preload_v1);
 }
 
 fn verify_bundle(source_name: &str, bundle: &Bundle) -> Result<(), LoadError> {

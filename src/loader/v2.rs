@@ -23,7 +23,7 @@ use super::entries::{Count, DirEntries, ZipBytes, check_and_inflate_one, invalid
 use super::progress::{Early, OnProgress, Phase, Progress};
 use super::request::{LoadError, LoadStats};
 use crate::api::{self, ByteRange, RangeReply};
-use crate::chunks::{split_call, split_point};
+use crate::chunks::{prefetch, split_call, split_point};
 use crate::clock::now_ms;
 
 /// How a bundle address is read.
@@ -480,24 +480,16 @@ async fn decode(
     Ok((bundle, stats))
 }
 
-/// Starts fetching the `v2` chunk (the summary) and the code it shares with others (split
-/// builds; nothing to fetch otherwise) while the manifest and the cells columns download, so
-/// that it is in when the summary is computed.
+/// Starts fetching the `v2` chunk (the summary) and the code it shares with others while the
+/// manifest and the cells columns download, so that it is in when the summary is computed.
 fn prefetch_decoder() {
-    #[cfg(feature = "split")]
-    wasm_bindgen_futures::spawn_local(async {
-        // A chunk that cannot be fetched fails again, with its error, when it is called.
-        let _ = preload_v2().await;
-    });
+    prefetch!(preload_v2);
 }
 
 /// Starts fetching the `v2_read` chunk (the columnar reader) once the summary is out, while
 /// the early tables download: kept apart from `v2` so the leaderboard does not wait for it.
 fn prefetch_reader() {
-    #[cfg(feature = "split")]
-    wasm_bindgen_futures::spawn_local(async {
-        let _ = preload_v2_read().await;
-    });
+    prefetch!(preload_v2_read);
 }
 
 split_point! {
