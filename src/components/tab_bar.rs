@@ -10,7 +10,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::components::page_keys::{modal_open, not_a_page_key};
-use crate::pages::registry::{VIEWS, tab_after_key, tab_of_shortcut};
+use crate::pages::registry::{VIEWS, shortcut, tab_after_key, tab_of_shortcut};
 use crate::state::{Tab, UrlState};
 
 /// Buttons for every tab, the current one marked `aria-selected`, and the narrow screen's menu.
@@ -53,14 +53,19 @@ pub fn TabBar() -> impl IntoView {
             {VIEWS.iter().map(|def| {
                 let tab = def.tab;
                 let selected = move || state.with(|s| s.tab == tab);
+                let shortcut = shortcut(tab);
+                let title = match shortcut {
+                    Some(key) => format!("{} (key {key})", def.label),
+                    None => def.label.to_owned(),
+                };
                 view! {
                     <button
                         role="tab"
                         class="tab"
                         data-tab=tab.key()
                         data-chunk=def.chunk()
-                        aria-keyshortcuts=def.shortcut
-                        title=format!("{} (key {})", def.label, def.shortcut)
+                        aria-keyshortcuts=shortcut
+                        title=title
                         aria-selected=move || selected().to_string()
                         tabindex=move || if selected() { "0" } else { "-1" }
                         on:click=move |_| state.push(|s| s.tab = tab)

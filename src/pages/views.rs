@@ -1,7 +1,8 @@
-//! How a view's code arrives: in the first download ([`Code::First`]) or in a chunk of its
-//! own ([`Code::Chunk`], declared with [`lazy_view!`] in the view's own folder, see
-//! [`crate::chunks`]), shown by [`mount_view`] once its chunk is in. Which views there are is
-//! [`crate::pages::registry`]'s business.
+//! What a view declares of itself ([`ViewDef`], its folder's `VIEW`: label, what it waits
+//! for, where its code is) and how its code arrives: in the first download ([`Code::First`])
+//! or in a chunk of its own ([`Code::Chunk`], declared with [`lazy_view!`] in the view's own
+//! folder, see [`crate::chunks`]), shown by [`mount_view`] once its chunk is in. Which views
+//! there are is the view list's (`state::view_list`), their table [`crate::pages::registry`]'s.
 
 use std::sync::Arc;
 
@@ -15,6 +16,41 @@ use crate::chunks::ChunkError;
 use crate::chunks::{LocalTask, poll_once};
 #[cfg_attr(not(feature = "split"), allow(unused_imports))]
 use crate::state::{Tab, UrlState};
+
+/// What a view needs of a v2 bundle that is still loading (a v1 bundle is whole at once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// The summary, or the tables the worker reads right after it: mounts at once.
+    Summary,
+    /// The whole bundle for its answers: mounts at once (its questions wait in the worker,
+    /// which answers them the moment the rest is in) under a line saying the rest is loading.
+    WholeForAnswers,
+    /// The whole bundle in the page: mounts once it is in, a line meanwhile.
+    WholeToMount,
+}
+
+/// One view.
+#[derive(Clone, Copy)]
+pub struct ViewDef {
+    /// Its identity and URL key.
+    pub tab: Tab,
+    /// The tab's label.
+    pub label: &'static str,
+    /// What it waits for.
+    pub needs: Needs,
+    /// Where its code is.
+    pub code: Code,
+}
+
+impl ViewDef {
+    /// The split build's chunk of the view (`None`: in the first download).
+    pub fn chunk(&self) -> Option<&'static str> {
+        match self.code {
+            Code::First(_) => None,
+            Code::Chunk(chunk) => Some(chunk.name),
+        }
+    }
+}
 
 /// Where a view's code is.
 #[derive(Clone, Copy)]

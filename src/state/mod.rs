@@ -8,6 +8,7 @@ mod ov_link;
 mod overrides;
 pub mod params;
 mod query;
+pub(crate) mod view_list;
 mod view_state;
 
 use leptos::prelude::*;

@@ -2,25 +2,23 @@
 //! copied link reopens the same view. Defaults are left out of the query to keep links short.
 
 use super::params::{Pairs, UrlParams, non_empty};
-use crate::pages::failures::url::FailuresParams;
-use crate::pages::gate::url::GateParams;
-use crate::pages::leaderboard::url::BoardParams;
-use crate::pages::matrix::url::MatrixParams;
-use crate::pages::ranking::url::RankingParams;
-use crate::pages::trajectory::url::TrajectoryParams;
+use super::view_list::for_each_view;
 
-/// Declares [`Tab`] with each view's URL key (`tab=`), one line per view.
-macro_rules! tabs {
-    ($($(#[$doc:meta])* $tab:ident = $key:literal,)*) => {
+/// Declares [`Tab`] and [`ViewState`] from the view list (`super::view_list`).
+macro_rules! tabs_and_state {
+    ($($folder:ident: $tab:ident = $key:literal $(, keys $params:path)?;)*) => {
         /// A view of the dashboard: its identity and its URL key. Its label, order, code and
         /// what it waits for are the view registry's (`pages::registry`).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
         pub enum Tab {
-            $($(#[$doc])* $tab,)*
+            $(
+                #[doc = concat!("The view of `pages/", stringify!($folder), "/` (`tab=", $key, "`).")]
+                $tab,
+            )*
         }
 
         impl Tab {
-            /// Every tab, in declaration order (the registry's order is the tab bar's).
+            /// Every tab, in the view list's order (the tab strip's).
             pub const ALL: &[Tab] = &[$(Tab::$tab,)*];
 
             /// The query value.
@@ -38,57 +36,54 @@ macro_rules! tabs {
                 }
             }
         }
+
+        /// The state of every view. `ViewState::default()` is the landing view of a bundle.
+        /// The keys every view shares are the fields written out here; each view with keys of
+        /// its own has a field named after its folder, of its params type
+        /// (`pages/<view>/url.rs`).
+        #[derive(Debug, Clone, PartialEq, Default)]
+        pub struct ViewState {
+            /// `bundle`: where the bundle lives (relative or absolute URL); `None` = start page.
+            pub bundle: Option<String>,
+            /// `h`: the first 12 hex characters of the bundle's content hash the link was made for.
+            pub hash: Option<String>,
+            /// `tab`.
+            pub tab: Tab,
+            /// `corpus`: one corpus, or `None` for all.
+            pub corpus: Option<String>,
+            /// `models`: model keys to show (empty = all).
+            pub models: Vec<String>,
+            $($(
+                #[doc = concat!("The ", $key, " view's own keys.")]
+                pub $folder: $params,
+            )?)*
+            /// `jev`: where the Jev-compatible proxy lives (`None` = this page's origin).
+            pub jev: Option<String>,
+            /// `ov`: label overrides carried by the link (encoded by the re-label panel's owner).
+            pub overrides: Option<String>,
+        }
+
+        impl ViewState {
+            /// Takes `key=value` when it is one of a view's own keys.
+            fn read_view_key(&mut self, key: &str, value: &str) -> bool {
+                false $($(|| <$params as UrlParams>::read(&mut self.$folder, key, value))?)*
+            }
+
+            /// Each view's own keys that differ from its defaults, in the view list's order.
+            fn write_view_keys(&self, out: &mut Pairs) {
+                $($(<$params as UrlParams>::write(&self.$folder, out);)?)*
+            }
+        }
     };
 }
 
-tabs! {
-    /// Pass rates per model (the landing view).
-    #[default]
-    Leaderboard = "leaderboard",
-    /// Question × model matrix of outcomes.
-    Matrix = "matrix",
-    /// Table-ranking curves, per-question table and question view.
-    Ranking = "ranking",
-    /// Failure taxonomy: sub-mode, family, FM and confidence charts, failure list.
-    Failures = "failures",
-    /// Judge audit queue: failures likely graded wrongly, with keyboard review.
-    Audit = "audit",
-    /// Gate comparison: paired on/off runs per model, forest plot.
-    Gate = "gate",
-    /// One trajectory (model × question).
-    Trajectory = "trajectory",
-}
+for_each_view!(tabs_and_state);
 
-/// The state of every view. `ViewState::default()` is the landing view of a bundle. The keys
-/// every view shares are fields here; each view's own keys are its params (`pages/<view>/url.rs`).
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ViewState {
-    /// `bundle`: where the bundle lives (relative or absolute URL); `None` = start page.
-    pub bundle: Option<String>,
-    /// `h`: the first 12 hex characters of the bundle's content hash the link was made for.
-    pub hash: Option<String>,
-    /// `tab`.
-    pub tab: Tab,
-    /// `corpus`: one corpus, or `None` for all.
-    pub corpus: Option<String>,
-    /// `models`: model keys to show (empty = all).
-    pub models: Vec<String>,
-    /// The table-ranking view's keys.
-    pub ranking: RankingParams,
-    /// The leaderboard's keys.
-    pub board: BoardParams,
-    /// The failures view's keys (the audit queue's threshold among them).
-    pub failures: FailuresParams,
-    /// The matrix's keys.
-    pub matrix: MatrixParams,
-    /// The gate view's keys.
-    pub gate: GateParams,
-    /// The trajectory viewer's keys.
-    pub trajectory: TrajectoryParams,
-    /// `jev`: where the Jev-compatible proxy lives (`None` = this page's origin).
-    pub jev: Option<String>,
-    /// `ov`: label overrides carried by the link (encoded by the re-label panel's owner).
-    pub overrides: Option<String>,
+impl Default for Tab {
+    /// The first view of the list (the leaderboard, the landing view).
+    fn default() -> Tab {
+        Tab::ALL[0]
+    }
 }
 
 impl ViewState {
@@ -111,12 +106,7 @@ impl ViewState {
                 "jev" => s.jev = non_empty(value),
                 "ov" => s.overrides = non_empty(value),
                 _ => {
-                    let _taken = s.ranking.read(key, value)
-                        || s.board.read(key, value)
-                        || s.failures.read(key, value)
-                        || s.matrix.read(key, value)
-                        || s.gate.read(key, value)
-                        || s.trajectory.read(key, value);
+                    let _taken = s.read_view_key(key, value);
                 }
             }
         }
@@ -138,12 +128,7 @@ impl ViewState {
             "models",
             (!self.models.is_empty()).then(|| self.models.join(",")),
         );
-        self.ranking.write(&mut out);
-        self.board.write(&mut out);
-        self.failures.write(&mut out);
-        self.matrix.write(&mut out);
-        self.gate.write(&mut out);
-        self.trajectory.write(&mut out);
+        self.write_view_keys(&mut out);
         out.put("jev", self.jev.clone());
         out.put("ov", self.overrides.clone());
         out.0

@@ -228,7 +228,7 @@ async fn legacy_loss_is_excluded_and_the_switch_scores_it_as_fail() {
     assert!(!switch.checked());
     switch.click();
     leptos::task::tick().await;
-    assert_eq!(st.with_untracked(|s| s.board.loss), LossRule::AsFail);
+    assert_eq!(st.with_untracked(|s| s.leaderboard.loss), LossRule::AsFail);
     // 06_eval's tally: a = (1 + 1 + 0 + 0) / 4.
     assert_eq!(pass(&host, "a"), Some(2.0 / 4.0));
     assert!(
@@ -493,7 +493,7 @@ async fn the_headline_corpus_comes_first_and_the_corpora_pool_into_one_board() {
         .unchecked_into();
     switch.click();
     leptos::task::tick().await;
-    assert!(st.with_untracked(|s| s.board.pooled));
+    assert!(st.with_untracked(|s| s.leaderboard.pooled));
     for _ in 0..50 {
         leptos::task::tick().await;
         if board_pass(&host, "pooled", "a").is_some() {

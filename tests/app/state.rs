@@ -34,7 +34,7 @@ fn full_state() -> ViewState {
             }),
             question: Some("ex-007".into()),
         },
-        board: BoardParams {
+        leaderboard: BoardParams {
             sort: Some(Sort {
                 column: "turns".into(),
                 descending: false,
@@ -75,10 +75,11 @@ fn every_field_round_trips_through_the_query() {
     assert_eq!(
         q,
         "?bundle=https://example.org/runs/a%20b.json.gz&h=0123456789ab&tab=ranking\
-         &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b&k=7&t=0.35&gold=parser\
+         &corpus=dev%20%26%20test&models=gpt-4.1,qwen3-coder-30b\
+         &lbsort=turns&loss=fail&pool=1&mxfail=1&mxsub=wrong_join&mxq=orders%20%26%20co&mxsort=hardest\
+         &k=7&t=0.35&gold=parser\
          &curves=ndcg,mrr&q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&question=ex-007\
-         &lbsort=turns&loss=fail&pool=1&f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&mxfail=1&mxsub=wrong_join\
-         &mxq=orders%20%26%20co&mxsort=hardest&gmodel=gpt-4.1\
+         &f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&gmodel=gpt-4.1\
          &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1&jev=http://127.0.0.1:8080"
     );
     assert_eq!(decode_query(&q), s);

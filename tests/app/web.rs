@@ -176,13 +176,17 @@ fn per_bundle_values_follow_their_owner() {
     assert!(kept.of("a".into()).is_empty());
 }
 
-/// The view registry drives the tab strip: every `Tab` has exactly one line, in the strip's
-/// order, with its label and (for the views not in the first download) its chunk, which the
-/// split build's test reads from `data-chunk`.
+/// The view registry drives the tab strip: every `Tab` has exactly one line, in the view
+/// list's order (the strip's), with its label, its key (its place: `1`–`7`) and (for the
+/// views not in the first download) its chunk, which the split build's test reads from
+/// `data-chunk`.
 #[wasm_bindgen_test]
 async fn the_registry_lists_every_tab_once_and_drives_the_tab_strip() {
     use runlens_web::pages::registry::{VIEWS, view_def};
     assert_eq!(VIEWS.len(), Tab::ALL.len());
+    let order: Vec<Tab> = VIEWS.iter().map(|v| v.tab).collect();
+    assert_eq!(order, Tab::ALL);
+    assert_eq!(Tab::default(), Tab::Leaderboard);
     for tab in Tab::ALL {
         assert_eq!(VIEWS.iter().filter(|v| v.tab == *tab).count(), 1, "{tab:?}");
         assert_eq!(view_def(*tab).tab, *tab);
@@ -215,6 +219,14 @@ async fn the_registry_lists_every_tab_once_and_drives_the_tab_strip() {
         .map(|(k, l, c)| (k.to_string(), l.to_string(), c.map(str::to_owned)))
         .collect();
     assert_eq!(strip, expected);
+    let keys: Vec<Option<String>> = (0..buttons.length())
+        .map(|i| {
+            let b: web_sys::Element = buttons.item(i).unwrap().dyn_into().unwrap();
+            b.get_attribute("aria-keyshortcuts")
+        })
+        .collect();
+    let expected_keys: Vec<Option<String>> = (1..=7).map(|n| Some(n.to_string())).collect();
+    assert_eq!(keys, expected_keys);
     let options = host
         .query_selector_all("[data-testid='tabs-menu'] option")
         .unwrap();

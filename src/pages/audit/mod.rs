@@ -155,3 +155,11 @@ crate::pages::views::lazy_view! {
     /// The audit queue. In a chunk of its own (`split_audit`).
     audit: AuditView
 }
+
+/// This view in the registry (`pages::registry`).
+pub const VIEW: crate::pages::views::ViewDef = crate::pages::views::ViewDef {
+    tab: crate::state::Tab::Audit,
+    label: "Audit queue",
+    needs: crate::pages::views::Needs::WholeForAnswers,
+    code: crate::pages::views::Code::Chunk(CHUNK),
+};

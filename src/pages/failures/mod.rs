@@ -332,3 +332,11 @@ crate::pages::views::lazy_view! {
     /// The failures view. In a chunk of its own (`split_failures`).
     failures: FailuresView
 }
+
+/// This view in the registry (`pages::registry`).
+pub const VIEW: crate::pages::views::ViewDef = crate::pages::views::ViewDef {
+    tab: crate::state::Tab::Failures,
+    label: "Failures",
+    needs: crate::pages::views::Needs::Summary,
+    code: crate::pages::views::Code::Chunk(CHUNK),
+};

@@ -156,3 +156,11 @@ crate::pages::views::lazy_view! {
     /// The gate view. In a chunk of its own (`split_gate`).
     gate: GateView
 }
+
+/// This view in the registry (`pages::registry`).
+pub const VIEW: crate::pages::views::ViewDef = crate::pages::views::ViewDef {
+    tab: crate::state::Tab::Gate,
+    label: "Gate",
+    needs: crate::pages::views::Needs::Summary,
+    code: crate::pages::views::Code::Chunk(CHUNK),
+};

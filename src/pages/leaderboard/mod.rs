@@ -143,7 +143,7 @@ where
 #[component]
 pub fn LeaderboardView(bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
-    let loss = Memo::new(move |_| state.with(|s| s.board.loss));
+    let loss = Memo::new(move |_| state.with(|s| s.leaderboard.loss));
     view! {
         <section class="leaderboard" data-testid="leaderboard-view">
             <h2>"Leaderboard"</h2>
@@ -207,11 +207,11 @@ fn Boards(bundle: Arc<Bundle>, loss: LossRule) -> impl IntoView {
                 .collect_view();
             view! {
                 {pool.map(|p| view! { <PoolSwitch choice=p /> })}
-                <Show when=move || state.with(|s| s.board.pooled) && pool.is_some()>
+                <Show when=move || state.with(|s| s.leaderboard.pooled) && pool.is_some()>
                     <Pooled bundle=bundle.clone() loss=loss />
                 </Show>
                 <div class="corpus-boards"
-                    style:display=move || if state.with(|s| s.board.pooled) && pool.is_some() { "none" } else { "" }>
+                    style:display=move || if state.with(|s| s.leaderboard.pooled) && pool.is_some() { "none" } else { "" }>
                     {sections}
                 </div>
             }
@@ -232,13 +232,13 @@ fn PoolSwitch(choice: PoolChoice) -> impl IntoView {
     let state = UrlState::use_context();
     let toggle = move |ev: leptos::ev::Event| {
         let on = event_target_checked(&ev);
-        state.push(|s| s.board.pooled = on);
+        state.push(|s| s.leaderboard.pooled = on);
     };
     view! {
         <p class="pool-switch">
             <label>
                 <input type="checkbox" data-testid="pool-corpora"
-                    prop:checked=move || state.with(|s| s.board.pooled) on:change=toggle />
+                    prop:checked=move || state.with(|s| s.leaderboard.pooled) on:change=toggle />
                 {format!(" Pool the {} corpora into one board ({} questions)", choice.corpora, choice.questions)}
             </label>
             <span class="hint">" every question of every corpus as one matrix; a model not run on a corpus has no cells there"</span>
@@ -309,7 +309,7 @@ fn LossNotice(cells: usize, loss: LossRule) -> impl IntoView {
     let toggle = move |ev: leptos::ev::Event| {
         let on = event_target_checked(&ev);
         state.push(|s| {
-            s.board.loss = if on {
+            s.leaderboard.loss = if on {
                 LossRule::AsFail
             } else {
                 LossRule::Excluded
@@ -346,7 +346,7 @@ fn CorpusBoard(
     let top = top_model(&rows).map(str::to_owned);
     let rows = StoredValue::new(rows);
     let view_rows = Memo::new(move |_| {
-        let (sort, models) = state.with(|s| (s.board.sort.clone(), s.models.clone()));
+        let (sort, models) = state.with(|s| (s.leaderboard.sort.clone(), s.models.clone()));
         let shown: Vec<LeaderboardEntry> = rows.with_value(|r| {
             r.iter()
                 .filter(|e| models.is_empty() || models.contains(&e.row.model))
@@ -401,7 +401,7 @@ fn CorpusBoard(
 #[component]
 fn SortHeader(column: &'static Column) -> impl IntoView {
     let state = UrlState::use_context();
-    let current = move || state.with(|s| s.board.sort.clone());
+    let current = move || state.with(|s| s.leaderboard.sort.clone());
     let aria = move || match current() {
         Some(s) if s.column == column.key && s.descending => "descending",
         Some(s) if s.column == column.key => "ascending",
@@ -410,12 +410,12 @@ fn SortHeader(column: &'static Column) -> impl IntoView {
     };
     let click = move |_| {
         state.push(|s| {
-            let descending = match &s.board.sort {
+            let descending = match &s.leaderboard.sort {
                 Some(cur) if cur.column == column.key => !cur.descending,
                 None if column.key == "pass" => false,
                 _ => column.numeric,
             };
-            s.board.sort = Some(Sort {
+            s.leaderboard.sort = Some(Sort {
                 column: column.key.to_owned(),
                 descending,
             });
@@ -474,3 +474,13 @@ fn BoardRow(entry: LeaderboardEntry, standing: Standing) -> impl IntoView {
     };
     view! { <tr data-model=entry.row.model.clone() data-standing=standing title=entry.row.model.clone()>{cells}</tr> }
 }
+
+/// This view in the registry (`pages::registry`): in the first download, as the landing view.
+pub const VIEW: crate::pages::views::ViewDef = crate::pages::views::ViewDef {
+    tab: crate::state::Tab::Leaderboard,
+    label: "Leaderboard",
+    needs: crate::pages::views::Needs::Summary,
+    code: crate::pages::views::Code::First(|bundle| {
+        view! { <LeaderboardView bundle=bundle /> }.into_any()
+    }),
+};

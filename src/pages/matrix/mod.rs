@@ -94,3 +94,11 @@ crate::pages::views::lazy_view! {
     /// The question × model matrix. In a chunk of its own (`split_matrix`).
     matrix: MatrixView
 }
+
+/// This view in the registry (`pages::registry`).
+pub const VIEW: crate::pages::views::ViewDef = crate::pages::views::ViewDef {
+    tab: crate::state::Tab::Matrix,
+    label: "Matrix",
+    needs: crate::pages::views::Needs::WholeForAnswers,
+    code: crate::pages::views::Code::Chunk(CHUNK),
+};

@@ -275,3 +275,11 @@ crate::pages::views::lazy_view! {
     /// The table-ranking view. In a chunk of its own (`split_ranking`).
     ranking: RankingView
 }
+
+/// This view in the registry (`pages::registry`).
+pub const VIEW: crate::pages::views::ViewDef = crate::pages::views::ViewDef {
+    tab: crate::state::Tab::Ranking,
+    label: "Table ranking",
+    needs: crate::pages::views::Needs::Summary,
+    code: crate::pages::views::Code::Chunk(CHUNK),
+};

@@ -167,3 +167,11 @@ crate::pages::views::lazy_view! {
     /// The trajectory viewer. In a chunk of its own (`split_trajectory`).
     trajectory: TrajectoryView
 }
+
+/// This view in the registry (`pages::registry`).
+pub const VIEW: crate::pages::views::ViewDef = crate::pages::views::ViewDef {
+    tab: crate::state::Tab::Trajectory,
+    label: "Trajectory",
+    needs: crate::pages::views::Needs::WholeToMount,
+    code: crate::pages::views::Code::Chunk(CHUNK),
+};
