@@ -46,7 +46,7 @@ fn label(model: &str, trace: &str, cdf: f64) -> FailureLabel {
 fn bundle(name: &str) -> Arc<Bundle> {
     let row = |id: &str, a: &str, b: &str| ResultRow {
         trace_id: id.into(),
-        candidates: [("m-a".to_owned(), cell(a)), ("m-b".to_owned(), cell(b))]
+        candidates: [("m-a".into(), cell(a)), ("m-b".into(), cell(b))]
             .into_iter()
             .collect(),
         ..ResultRow::default()

@@ -41,9 +41,9 @@ fn big() -> Arc<Bundle> {
         .map(|i| ResultRow {
             trace_id: format!("q{i}"),
             candidates: [
-                ("a".to_owned(), cell(Outcome::Pass)),
+                ("a".into(), cell(Outcome::Pass)),
                 (
-                    "b".to_owned(),
+                    "b".into(),
                     cell(if i % 2 == 1 {
                         Outcome::Pass
                     } else {
@@ -182,12 +182,9 @@ fn four(last: Outcome) -> Arc<Bundle> {
         .enumerate()
         .map(|(i, a)| ResultRow {
             trace_id: format!("q{i}"),
-            candidates: [
-                ("a".to_owned(), cell(a)),
-                ("b".to_owned(), cell(Outcome::Tie)),
-            ]
-            .into_iter()
-            .collect(),
+            candidates: [("a".into(), cell(a)), ("b".into(), cell(Outcome::Tie))]
+                .into_iter()
+                .collect(),
             ..ResultRow::default()
         })
         .collect();
@@ -267,9 +264,9 @@ async fn the_top_models_own_p_shows_a_dash() {
         .map(|i| ResultRow {
             trace_id: format!("q{i}"),
             candidates: [
-                ("a".to_string(), cell(Outcome::Pass)),
+                ("a".into(), cell(Outcome::Pass)),
                 (
-                    "b".to_string(),
+                    "b".into(),
                     cell(if i == 1 { Outcome::Pass } else { Outcome::Fail }),
                 ),
             ]
@@ -310,8 +307,8 @@ async fn models_tied_with_the_top_are_marked_in_the_table_and_the_chart() {
             .map(|i| ResultRow {
                 trace_id: format!("q{i}"),
                 candidates: [
-                    ("a".to_string(), cell(Outcome::Pass)),
-                    ("b".to_string(), cell(b_outcomes[i].clone())),
+                    ("a".into(), cell(Outcome::Pass)),
+                    ("b".into(), cell(b_outcomes[i].clone())),
                 ]
                 .into_iter()
                 .collect(),
@@ -402,7 +399,7 @@ async fn models_tied_with_the_top_are_marked_in_the_table_and_the_chart() {
 fn two_corpora() -> Arc<Bundle> {
     let row = |id: &str, a: Outcome, b: Outcome| ResultRow {
         trace_id: id.into(),
-        candidates: [("a".to_owned(), cell(a)), ("b".to_owned(), cell(b))]
+        candidates: [("a".into(), cell(a)), ("b".into(), cell(b))]
             .into_iter()
             .collect(),
         ..ResultRow::default()

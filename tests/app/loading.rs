@@ -47,7 +47,7 @@ fn bundle() -> Bundle {
     let results = (1..=3)
         .map(|i| ResultRow {
             trace_id: format!("q{i}"),
-            candidates: [("m1".to_owned(), Some(cell(i))), ("m2".to_owned(), None)]
+            candidates: [("m1".into(), Some(cell(i))), ("m2".into(), None)]
                 .into_iter()
                 .collect(),
             ..ResultRow::default()

@@ -51,7 +51,7 @@ fn small() -> Bundle {
         .into_iter()
         .map(|(t, a, b)| ResultRow {
             trace_id: t.into(),
-            candidates: IndexMap::from([("m1".to_owned(), a), ("m2".to_owned(), b)]),
+            candidates: IndexMap::from([("m1".into(), a), ("m2".into(), b)]),
             ..ResultRow::default()
         })
         .collect();
@@ -95,7 +95,7 @@ fn large() -> Bundle {
                 .enumerate()
                 .map(|(j, m)| {
                     let o = if (i + j) % 2 == 0 { "pass" } else { "fail" };
-                    (m.clone(), cell(o, None))
+                    (m.as_str().into(), cell(o, None))
                 })
                 .collect(),
             ..ResultRow::default()

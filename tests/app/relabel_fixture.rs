@@ -68,7 +68,7 @@ pub fn bundle(name: &str) -> Bundle {
     let row = |trace: &str, cell: Cell| ResultRow {
         trace_id: trace.into(),
         nl_question: None,
-        candidates: IndexMap::from([("gpt-4.1".to_owned(), Some(cell))]),
+        candidates: IndexMap::from([("gpt-4.1".into(), Some(cell))]),
         ..ResultRow::default()
     };
     let results = vec![

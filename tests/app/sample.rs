@@ -109,9 +109,9 @@ fn a_bundle_read_without_the_cells_text_answers_an_opened_cell_whole_once_filled
         .iter()
         .find(|r| r.trace_id == trace)
         .unwrap()
-        .candidates[&model]
-        .clone()
-        .unwrap();
+        .candidates[model.as_str()]
+    .clone()
+    .unwrap();
     assert!(!whole.sqls.is_empty());
     let trajectory = ViewQuery::Trajectory(TrajectoryQuery {
         corpus: Some(dev.to_owned()),

@@ -134,19 +134,16 @@ fn bundle() -> Bundle {
         results: vec![
             ResultRow {
                 trace_id: "q1".into(),
-                candidates: [
-                    ("m1".to_string(), m1_q1),
-                    ("m2".into(), simple(Outcome::Pass)),
-                ]
-                .into_iter()
-                .collect(),
+                candidates: [("m1".into(), m1_q1), ("m2".into(), simple(Outcome::Pass))]
+                    .into_iter()
+                    .collect(),
                 ..ResultRow::default()
             },
             ResultRow {
                 trace_id: "q2".into(),
                 nl_question: Some("Second question".into()),
                 candidates: [
-                    ("m1".to_string(), simple(Outcome::Fail)),
+                    ("m1".into(), simple(Outcome::Fail)),
                     ("m2".into(), simple(Outcome::Fail)),
                 ]
                 .into_iter()

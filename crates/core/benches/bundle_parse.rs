@@ -119,7 +119,7 @@ fn big_bundle(questions: usize, models: usize) -> Bundle {
         });
         let candidates = model_keys
             .iter()
-            .map(|k| (k.clone(), Some(cell(&mut rng))))
+            .map(|k| (k.as_str().into(), Some(cell(&mut rng))))
             .collect();
         corpus.results.push(ResultRow {
             trace_id,

@@ -247,7 +247,7 @@ fn a_column_of_the_wrong_type_or_length_names_entry_and_column() {
     let cols = vec![
         ColumnData::Str(vec![Some("q".into()); n]),
         ColumnData::Str(vec![Some("m".into()); n]),
-        ColumnData::U64(vec![Some(1); n]),
+        ColumnData::U64(vec![Some(1); n].into_iter().collect()),
     ];
     mem.replace("corpora/0/fm_labels.cols.gz", encode(&spec, &cols, n));
     assert_eq!(
@@ -535,7 +535,7 @@ mod facts {
         let corpus = &mut bundle.body.corpora[0];
         let model = corpus.models[0].clone();
         for (i, row) in corpus.results.iter_mut().enumerate() {
-            let Some(Some(cell)) = row.candidates.get_mut(&model) else {
+            let Some(Some(cell)) = row.candidates.get_mut(model.as_str()) else {
                 continue;
             };
             let score = cell.result_score.get_or_insert_with(ResultScore::default);
@@ -915,7 +915,7 @@ fn a_light_cell_index_past_32_bits_names_entry_row_and_column() {
     let ColumnData::U64(offsets) = &mut cols[at] else {
         panic!("text_offset is not a U64 column")
     };
-    offsets[row] = Some(u64::from(u32::MAX) + 1);
+    offsets.set(row, Some(u64::from(u32::MAX) + 1));
     let mut memory = MemoryEntries::default();
     memory.0.insert(MANIFEST.to_owned(), manifest);
     for e in &entries {

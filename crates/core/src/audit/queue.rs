@@ -74,7 +74,7 @@ pub fn audit_queue_of(corpus: &Corpus, labels: &[FailureLabel], threshold: f64) 
             .get(label.trace_id.as_str())
             .and_then(|&i| corpus.results.get(i));
         let cell = row
-            .and_then(|r| r.candidates.get(&label.model))
+            .and_then(|r| r.candidates.get(label.model.as_str()))
             .and_then(Option::as_ref);
         if cell.and_then(|c| c.outcome()) == Some(&Outcome::Pass) {
             continue;

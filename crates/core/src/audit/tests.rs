@@ -38,7 +38,7 @@ fn corpus() -> Corpus {
     let row = |id: &str, cells: Vec<(&str, Option<Cell>)>| ResultRow {
         trace_id: id.into(),
         nl_question: Some(format!("results copy of {id}")),
-        candidates: cells.into_iter().map(|(m, c)| (m.to_string(), c)).collect(),
+        candidates: cells.into_iter().map(|(m, c)| (m.into(), c)).collect(),
         ..ResultRow::default()
     };
     Corpus {

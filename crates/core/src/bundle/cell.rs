@@ -7,7 +7,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::{Extra, Usage};
+use super::{Extra, Name, Usage};
 
 /// A cell, judge-panel or vote outcome, kept exactly as the harness wrote it.
 ///
@@ -142,7 +142,7 @@ pub struct Cell {
     pub result_score: Option<ResultScore>,
     /// Provider model id actually served, when recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub served_model: Option<String>,
+    pub served_model: Option<Name>,
     /// Runner error (`"max turns (60)"`, `"max output tokens"`, an exception string, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

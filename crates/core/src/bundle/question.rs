@@ -4,7 +4,7 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
-use super::{Cell, Extra};
+use super::{Cell, Extra, Name};
 
 /// One `annotated.jsonl` row: the question and its majority-vote ground truth.
 ///
@@ -75,7 +75,7 @@ pub struct ResultRow {
     pub gt_from: Option<String>,
     /// Model key → cell (`None` = the harness wrote `null`).
     #[serde(default)]
-    pub candidates: IndexMap<String, Option<Cell>>,
+    pub candidates: IndexMap<Name, Option<Cell>>,
     /// Unknown fields, kept verbatim.
     #[serde(default, skip_serializing_if = "Extra::is_empty")]
     pub extra: Extra,

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::ImportError;
 use super::fields::{Loc, Obj, u64_of};
 use crate::bundle::{
-    Cell, Outcome, Question, ResultRow, ResultScore, Usage, UsageCounts, Vote, Warning,
+    Cell, Name, Outcome, Question, ResultRow, ResultScore, Usage, UsageCounts, Vote, Warning,
 };
 
 /// Converts one `annotated.jsonl` row.
@@ -100,7 +100,7 @@ fn cell_map(
 fn nullable_cell_map(
     o: Obj<'_>,
     warnings: &mut Vec<Warning>,
-) -> Result<IndexMap<String, Option<Cell>>, ImportError> {
+) -> Result<IndexMap<Name, Option<Cell>>, ImportError> {
     let loc = o.loc();
     let mut out = IndexMap::new();
     for (key, value) in o.finish() {
@@ -109,7 +109,7 @@ fn nullable_cell_map(
             Value::Null => None,
             v => Some(Obj::from_value(v, loc, path).and_then(|c| cell(c, warnings))?),
         };
-        out.insert(key, cell);
+        out.insert(Name::from(key), cell);
     }
     Ok(out)
 }
@@ -134,7 +134,7 @@ pub(crate) fn cell(mut o: Obj<'_>, warnings: &mut Vec<Warning>) -> Result<Cell, 
         None => None,
         Some(rs) => Some(result_score(rs)?),
     };
-    let served_model = o.opt_str("served_model")?;
+    let served_model = o.opt_str("served_model")?.map(Name::from);
     let error = o.opt_str("error")?;
     let usage = match o.opt_obj("usage")? {
         None => None,

@@ -25,7 +25,7 @@ fn row(trace: &str, cells: [(&str, Option<Cell>); 3]) -> ResultRow {
         trace_id: trace.into(),
         candidates: cells
             .into_iter()
-            .map(|(m, c)| (m.to_owned(), c))
+            .map(|(m, c)| (m.into(), c))
             .collect::<IndexMap<_, _>>(),
         ..ResultRow::default()
     }

@@ -304,7 +304,7 @@ pub fn question_cells(
             for (model, cell) in &row.candidates {
                 if let Some(cell) = cell {
                     let outcome = cell.outcome().map_or("unscored", |o| o.as_str());
-                    out.push((c.name.clone(), model.clone(), outcome.to_owned()));
+                    out.push((c.name.clone(), model.to_string(), outcome.to_owned()));
                 }
             }
         }

@@ -83,8 +83,8 @@ pub fn model_column(corpus: &Corpus, index: usize, loss: LossRule) -> ModelColum
         .iter()
         .map(|r| {
             let cell = match r.candidates.get_index(index) {
-                Some((k, c)) if *k == model => c.as_ref(),
-                _ => r.candidates.get(&model).and_then(Option::as_ref),
+                Some((k, c)) if **k == *model => c.as_ref(),
+                _ => r.candidates.get(model.as_str()).and_then(Option::as_ref),
             };
             cell.map(|c| CellFacts::from_cell(c, loss))
         })

@@ -134,7 +134,7 @@ pub fn choices(body: &BundleBody, q: &ChoicesQuery) -> Vec<Choice> {
     corpus
         .results
         .iter()
-        .filter_map(|r| Some((r, r.candidates.get(&q.model)?.as_ref()?)))
+        .filter_map(|r| Some((r, r.candidates.get(q.model.as_str())?.as_ref()?)))
         .map(|(r, cell)| {
             let text = questions
                 .get(r.trace_id.as_str())

@@ -34,7 +34,7 @@ fn row(trace: &str, cells: Vec<(&str, Option<Cell>)>) -> ResultRow {
         nl_question: Some(format!("results text of {trace}")),
         candidates: cells
             .into_iter()
-            .map(|(m, c)| (m.to_owned(), c))
+            .map(|(m, c)| (m.into(), c))
             .collect::<IndexMap<_, _>>(),
         ..ResultRow::default()
     }

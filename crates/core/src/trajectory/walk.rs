@@ -237,7 +237,7 @@ fn failures_listed<'a>(b: Labelled<'a>, i: usize, scope: &FailuresScope) -> Vec<
     let pass = |l: &FailureLabel| {
         rows.get(l.trace_id.as_str())
             .and_then(|&r| corpus.results.get(r))
-            .and_then(|r| r.candidates.get(&l.model))
+            .and_then(|r| r.candidates.get(l.model.as_str()))
             .and_then(Option::as_ref)
             .and_then(|c| c.outcome())
             .is_some_and(|o| *o == Outcome::Pass)

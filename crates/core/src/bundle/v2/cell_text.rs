@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::V2Error;
 use super::schema::CELLS;
-use super::split::{ColumnData, merge_record};
+use super::split::{ColumnData, SharedNames, merge_record};
 use crate::bundle::{Cell, Outcome, ResultScore, Usage, UsageCounts};
 
 /// The entry of text chunk `chunk` of the cells of the corpus in `dir` (`corpora/<i>`).
@@ -29,6 +29,8 @@ pub fn is_cell_text_path(path: &str) -> bool {
 /// Where the cells table's columns are (found by name once per table).
 pub(super) struct CellColumns {
     at: Vec<Option<usize>>,
+    /// The served models, one copy of each.
+    served: SharedNames,
 }
 
 /// The columns a cell without its text is built from, in [`CellColumns`]' order.
@@ -50,14 +52,17 @@ const NAMES: [&str; 14] = [
 ];
 
 impl CellColumns {
-    /// The positions of [`NAMES`] among the cells table's columns.
-    pub(super) fn new() -> CellColumns {
-        CellColumns {
+    /// The positions of [`NAMES`] among the cells table's columns (`columns`, as decoded).
+    pub(super) fn new(columns: &[ColumnData]) -> CellColumns {
+        let mut at = CellColumns {
             at: NAMES
                 .iter()
                 .map(|n| CELLS.columns.iter().position(|c| c.name == *n))
                 .collect(),
-        }
+            served: SharedNames::default(),
+        };
+        at.served = SharedNames::of(at.col(columns, 4));
+        at
     }
 
     fn col<'c>(&self, columns: &'c [ColumnData], name: usize) -> Option<&'c ColumnData> {
@@ -66,7 +71,7 @@ impl CellColumns {
 
     fn u64(&self, columns: &[ColumnData], name: usize, i: usize) -> Option<u64> {
         match self.col(columns, name) {
-            Some(ColumnData::U64(v)) => v.get(i).copied().flatten(),
+            Some(ColumnData::U64(v)) => v.get(i),
             _ => None,
         }
     }
@@ -88,7 +93,7 @@ impl CellColumns {
             None => None,
         };
         let latency = match self.col(columns, 2) {
-            Some(ColumnData::F64(v)) => v.get(i).copied().flatten().filter(|f| f.is_finite()),
+            Some(ColumnData::F64(v)) => v.get(i).filter(|f| f.is_finite()),
             _ => None,
         };
         let u = |k: usize| self.u64(columns, 6 + k, i);
@@ -110,7 +115,7 @@ impl CellColumns {
                 ..ResultScore::default()
             }),
             error: self.str(columns, 3, i),
-            served_model: self.str(columns, 4, i),
+            served_model: self.col(columns, 4).and_then(|c| self.served.get(c, i)),
             usage: (usage != Usage::default()).then_some(usage),
             ..Cell::default()
         };

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::io::Read;
 
 use super::layout::{ColumnDoc, LAYOUT, TableDoc, Values};
+use super::nullable::Nullable;
 use super::schema::{Column, Kind};
 use super::split::{Coded, ColumnData};
 use crate::bundle::Name;
@@ -84,6 +85,29 @@ fn spread<T>(
         .collect())
 }
 
+/// Places `values` on `rows` rows by the validity bitmap, one slot per row.
+fn spread_nullable<T: Copy + Default>(
+    column: &'static str,
+    bits: Option<&[u8]>,
+    rows: usize,
+    values: Vec<T>,
+) -> Result<Nullable<T>, DecodeError> {
+    let length = |message: String| DecodeError::Length { column, message };
+    if let Some(b) = bits
+        && b.len() != rows.div_ceil(8)
+    {
+        return Err(length(format!(
+            "validity bitmap of {} bytes for {rows} rows",
+            b.len()
+        )));
+    }
+    let given = values.len();
+    Nullable::from_present(rows, |i| valid(bits, i), bits.is_none(), values).ok_or_else(|| {
+        let with_value = (0..rows).filter(|&i| valid(bits, i)).count();
+        length(format!("{given} values for {with_value} rows with a value"))
+    })
+}
+
 /// An error naming the first code past its dictionary of `dict_len` strings, if any.
 fn check_codes(column: &'static str, dict_len: usize, codes: &[u32]) -> Result<(), DecodeError> {
     match codes.iter().find(|&&c| c as usize >= dict_len) {
@@ -99,13 +123,15 @@ fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, De
     let bits = doc.validity.as_deref();
     let name = c.name;
     Ok(match (c.kind, doc.values) {
-        (Kind::U64 | Kind::Len, Values::U64(v)) => ColumnData::U64(spread(name, bits, rows, v)?),
-        (Kind::F64, Values::F64(v)) => ColumnData::F64(spread(name, bits, rows, v)?),
+        (Kind::U64 | Kind::Len, Values::U64(v)) => {
+            ColumnData::U64(spread_nullable(name, bits, rows, v)?)
+        }
+        (Kind::F64, Values::F64(v)) => ColumnData::F64(spread_nullable(name, bits, rows, v)?),
         (Kind::Bool, Values::Bool(v)) => ColumnData::Bool(spread(name, bits, rows, v)?),
         (Kind::Dict | Kind::Text, Values::Dict { dict, codes }) => {
             check_codes(name, dict.len(), &codes)?;
             ColumnData::Coded(Coded {
-                codes: spread(name, bits, rows, codes)?,
+                codes: spread_nullable(name, bits, rows, codes)?,
                 dict,
             })
         }
@@ -221,8 +247,8 @@ mod tests {
 
     fn columns() -> Vec<ColumnData> {
         vec![
-            ColumnData::U64(vec![Some(3), None, Some(u64::MAX)]),
-            ColumnData::F64(vec![Some(0.1 + 0.2), Some(-0.0), None]),
+            ColumnData::U64([Some(3), None, Some(u64::MAX)].into_iter().collect()),
+            ColumnData::F64([Some(0.1 + 0.2), Some(-0.0), None].into_iter().collect()),
             ColumnData::Str(vec![
                 Some("pass".into()),
                 Some("fail".into()),
@@ -248,7 +274,10 @@ mod tests {
             panic!("{:?}", back[2])
         };
         assert_eq!(tag.dict, ["pass", "fail"]);
-        assert_eq!(tag.codes, [Some(0), Some(1), Some(0)]);
+        assert_eq!(
+            tag.codes.iter().collect::<Vec<_>>(),
+            [Some(0), Some(1), Some(0)]
+        );
         assert_eq!(back[2].str_at(2), Some("pass"));
         // A name in several lists is one shared copy (its dictionary's).
         let lists = [
@@ -277,7 +306,7 @@ mod tests {
         let ColumnData::F64(x) = &back[1] else {
             panic!()
         };
-        assert!(x[1].unwrap().is_sign_negative());
+        assert!(x.get(1).unwrap().is_sign_negative());
     }
 
     #[test]

@@ -149,8 +149,6 @@ pub fn model_columns_plain(
             (ColumnData::Coded(c), Some(by_code)) => c
                 .codes
                 .get(i)
-                .copied()
-                .flatten()
                 .map(|code| by_code.get(code as usize).copied().flatten()),
             _ => model_col.str_at(i).map(|m| model_at.get(m).copied()),
         };

@@ -201,8 +201,8 @@ impl Packed {
     /// Row `i` of `data` (a column of this kind); a row without a value when absent.
     fn push_data(&mut self, data: &ColumnData, i: usize) {
         let _ = match data {
-            ColumnData::U64(v) => v.get(i).copied().flatten().map(|x| self.push_u64(x)),
-            ColumnData::F64(v) => v.get(i).copied().flatten().map(|x| self.push_f64(x)),
+            ColumnData::U64(v) => v.get(i).map(|x| self.push_u64(x)),
+            ColumnData::F64(v) => v.get(i).map(|x| self.push_f64(x)),
             ColumnData::Bool(v) => v.get(i).copied().flatten().map(|b| self.push_bool(b)),
             ColumnData::Str(_) | ColumnData::Coded(_) => data.str_at(i).map(|s| self.push_str(s)),
             ColumnData::StrList(v) => v

@@ -15,13 +15,13 @@ use super::layout::LAYOUT;
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
 };
-use super::split::{ColumnData, merge_row};
+use super::split::{ColumnData, SharedNames, merge_row};
 use super::text::inflate;
 use super::typed_rows::{FromColumns, typed_row};
 use super::write::stored_columns;
 use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, SCHEMA_PROMPT, V2Error};
 use crate::bundle::codec::hex;
-use crate::bundle::{Bundle, BundleBody, Cell, Corpus, Question, ResultRow, TextAt};
+use crate::bundle::{Bundle, BundleBody, Cell, Corpus, Name, Question, ResultRow, TextAt};
 
 /// Where entries come from (a directory, a zip, a browser's fetches).
 pub trait EntrySource {
@@ -462,7 +462,10 @@ fn read_corpus(
     let results = Loaded::load(files, dir, RESULTS, rows("results"))?;
     let cells = Loaded::load_with(files, dir, CELLS, rows("cells"), cells_text)?;
     let base = CELLS.columns.len();
-    let cell_columns = CellColumns::new();
+    let cell_columns = CellColumns::new(&cells.columns);
+    let model_column = cells.columns.get(base + 1);
+    // Every cell's model key points at one copy per model.
+    let models = SharedNames::of(model_column);
     // Typed cells as they are merged (a tree of JSON values per cell would hold several
     // times the text).
     // Each map made with room for its row's cells: grown one insert at a time, a map of 40
@@ -473,15 +476,11 @@ fn read_corpus(
             *n += 1;
         }
     }
-    let mut candidates: Vec<IndexMap<String, Option<Cell>>> =
+    let mut candidates: Vec<IndexMap<Name, Option<Cell>>> =
         per_row.into_iter().map(IndexMap::with_capacity).collect();
     for i in 0..cells.rows {
         let row = u64_at(&cells.columns, base, i).map(|r| r as usize);
-        let model = cells
-            .columns
-            .get(base + 1)
-            .and_then(|c| c.str_at(i))
-            .map(str::to_owned);
+        let model = model_column.and_then(|c| models.get(c, i));
         let null = cells.columns.get(base + 2).and_then(|c| c.bool_at(i)) == Some(true);
         let (Some(row), Some(model)) = (row, model) else {
             return Err(V2Error::Row {

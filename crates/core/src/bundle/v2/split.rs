@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use super::nullable::Nullable;
 use super::schema::{Column, Kind, Table};
 use crate::bundle::Name;
 
@@ -15,9 +16,9 @@ use crate::bundle::Name;
 #[derive(Debug, Clone)]
 pub enum ColumnData {
     /// [`Kind::U64`] and [`Kind::Len`].
-    U64(Vec<Option<u64>>),
+    U64(Nullable<u64>),
     /// [`Kind::F64`].
-    F64(Vec<Option<f64>>),
+    F64(Nullable<f64>),
     /// [`Kind::Bool`].
     Bool(Vec<Option<bool>>),
     /// [`Kind::Dict`] and [`Kind::Text`].
@@ -36,13 +37,13 @@ pub struct Coded {
     /// The distinct strings.
     pub dict: Vec<String>,
     /// One code per row; `None`: the row has no value.
-    pub codes: Vec<Option<u32>>,
+    pub codes: Nullable<u32>,
 }
 
 impl Coded {
     /// Row `i`'s string.
     pub fn get(&self, i: usize) -> Option<&str> {
-        let code = self.codes.get(i).copied().flatten()?;
+        let code = self.codes.get(i)?;
         self.dict.get(code as usize).map(String::as_str)
     }
 
@@ -55,6 +56,34 @@ impl Coded {
             }
         };
         self.codes.push(u32::try_from(code).ok());
+    }
+}
+
+/// A string column's values as shared [`Name`]s: each string of a dictionary column is made
+/// once, and every row that holds it points at that one copy (a column of plain strings
+/// makes one per row).
+#[derive(Debug, Default)]
+pub struct SharedNames(Vec<Name>);
+
+impl SharedNames {
+    /// The names of `column`'s dictionary, if it has one.
+    pub fn of(column: Option<&ColumnData>) -> SharedNames {
+        match column {
+            Some(ColumnData::Coded(c)) => {
+                SharedNames(c.dict.iter().map(|s| Name::from(s.as_str())).collect())
+            }
+            _ => SharedNames::default(),
+        }
+    }
+
+    /// Row `i` of `column` (the column these names were made [`SharedNames::of`]).
+    pub fn get(&self, column: &ColumnData, i: usize) -> Option<Name> {
+        match column {
+            ColumnData::Coded(c) if !self.0.is_empty() => {
+                self.0.get(c.codes.get(i)? as usize).cloned()
+            }
+            _ => column.str_at(i).map(Name::from),
+        }
     }
 }
 
@@ -79,8 +108,8 @@ impl ColumnData {
     /// An empty column of `kind`.
     pub fn new(kind: Kind) -> ColumnData {
         match kind {
-            Kind::U64 | Kind::Len => ColumnData::U64(Vec::new()),
-            Kind::F64 => ColumnData::F64(Vec::new()),
+            Kind::U64 | Kind::Len => ColumnData::U64(Nullable::default()),
+            Kind::F64 => ColumnData::F64(Nullable::default()),
             Kind::Bool => ColumnData::Bool(Vec::new()),
             Kind::Dict | Kind::Text => ColumnData::Str(Vec::new()),
             Kind::TextList => ColumnData::StrList(Vec::new()),
@@ -111,7 +140,7 @@ impl ColumnData {
     /// Row `i`'s number, for a [`ColumnData::U64`] column.
     pub fn u64_at(&self, i: usize) -> Option<u64> {
         match self {
-            ColumnData::U64(v) => v.get(i).copied().flatten(),
+            ColumnData::U64(v) => v.get(i),
             _ => None,
         }
     }
@@ -119,7 +148,7 @@ impl ColumnData {
     /// Row `i`'s float, for a [`ColumnData::F64`] column.
     pub fn f64_at(&self, i: usize) -> Option<f64> {
         match self {
-            ColumnData::F64(v) => v.get(i).copied().flatten(),
+            ColumnData::F64(v) => v.get(i),
             _ => None,
         }
     }
@@ -179,8 +208,8 @@ impl ColumnData {
     /// Row `i` as JSON (`None` when absent or out of range).
     pub fn json(&self, i: usize) -> Option<Value> {
         match self {
-            ColumnData::U64(v) => v.get(i).copied().flatten().map(Value::from),
-            ColumnData::F64(v) => v.get(i).copied().flatten().map(Value::from),
+            ColumnData::U64(v) => v.get(i).map(Value::from),
+            ColumnData::F64(v) => v.get(i).map(Value::from),
             ColumnData::Bool(v) => v.get(i).copied().flatten().map(Value::from),
             ColumnData::Str(v) => v.get(i).cloned().flatten().map(Value::from),
             ColumnData::StrList(v) => v

@@ -56,9 +56,9 @@ fn body() -> BundleBody {
                 results: vec![ResultRow {
                     trace_id: "q3".into(),
                     candidates: [
-                        ("m2".to_string(), cell(Outcome::Fail)),
-                        ("m1".to_string(), Some(Cell::default())),
-                        ("m3".to_string(), None),
+                        ("m2".into(), cell(Outcome::Fail)),
+                        ("m1".into(), Some(Cell::default())),
+                        ("m3".into(), None),
                     ]
                     .into_iter()
                     .collect(),

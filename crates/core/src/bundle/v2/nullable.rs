@@ -1,0 +1,185 @@
+//! A column of fixed-size values where a row may have none: one value slot per row and a
+//! presence bit, half the bytes of a `Vec<Option<u64>>` (16 bytes a row, on wasm32 too) and
+//! read in place of it. A decoded table's number, float and code columns are held this way
+//! while the loader builds its rows from them.
+
+/// One value or none per row. A row without a value holds `T::default()` in its slot; two
+/// columns are equal when every row's value (or its absence) is.
+#[derive(Debug, Clone, Default)]
+pub struct Nullable<T> {
+    values: Vec<T>,
+    /// Bit `i % 64` of word `i / 64`: row `i` has a value.
+    present: Vec<u64>,
+}
+
+impl<T: Copy + Default> Nullable<T> {
+    /// An empty column with room for `rows` rows.
+    pub fn with_capacity(rows: usize) -> Self {
+        Nullable {
+            values: Vec::with_capacity(rows),
+            present: Vec::with_capacity(rows.div_ceil(64)),
+        }
+    }
+
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether no rows are held.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Row `i`'s value (`None` when the row has none or is past the end).
+    pub fn get(&self, i: usize) -> Option<T> {
+        let word = self.present.get(i / 64)?;
+        if word & (1 << (i % 64)) == 0 {
+            return None;
+        }
+        self.values.get(i).copied()
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, value: Option<T>) {
+        let i = self.values.len();
+        if i.is_multiple_of(64) {
+            self.present.push(0);
+        }
+        if value.is_some()
+            && let Some(word) = self.present.last_mut()
+        {
+            *word |= 1 << (i % 64);
+        }
+        self.values.push(value.unwrap_or_default());
+    }
+
+    /// Sets row `i` (a row past the end is left alone).
+    pub fn set(&mut self, i: usize, value: Option<T>) {
+        let (Some(slot), Some(word)) = (self.values.get_mut(i), self.present.get_mut(i / 64))
+        else {
+            return;
+        };
+        *slot = value.unwrap_or_default();
+        match value {
+            Some(_) => *word |= 1 << (i % 64),
+            None => *word &= !(1 << (i % 64)),
+        }
+    }
+
+    /// Every row in order.
+    pub fn iter(&self) -> impl Iterator<Item = Option<T>> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// A column of `rows` rows from the values of the rows that have one, placed by `has`
+    /// (row `i` has a value); `None` when `values` is not exactly one per such row. Every
+    /// row having one, `values` is kept as it is (no copy).
+    pub fn from_present(
+        rows: usize,
+        has: impl Fn(usize) -> bool,
+        all: bool,
+        values: Vec<T>,
+    ) -> Option<Self> {
+        if all {
+            if values.len() != rows {
+                return None;
+            }
+            let mut present = vec![u64::MAX; rows.div_ceil(64)];
+            if let Some(last) = present.last_mut()
+                && !rows.is_multiple_of(64)
+            {
+                *last = (1 << (rows % 64)) - 1;
+            }
+            return Some(Nullable { values, present });
+        }
+        let mut out = Nullable::with_capacity(rows);
+        let mut given = values.into_iter();
+        for i in 0..rows {
+            if has(i) {
+                out.push(Some(given.next()?));
+            } else {
+                out.push(None);
+            }
+        }
+        given.next().is_none().then_some(out)
+    }
+}
+
+impl<T: Copy + Default + PartialEq> PartialEq for Nullable<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<T: Copy + Default> FromIterator<Option<T>> for Nullable<T> {
+    fn from_iter<I: IntoIterator<Item = Option<T>>>(iter: I) -> Self {
+        let mut out = Nullable::default();
+        for v in iter {
+            out.push(v);
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn rows_read_back_as_pushed_across_word_boundaries() {
+        let rows: Vec<Option<u64>> = (0..130u64)
+            .map(|i| (i % 3 != 0).then_some(i * 1_000_000_007))
+            .collect();
+        let column: Nullable<u64> = rows.iter().copied().collect();
+        assert_eq!(column.len(), 130);
+        assert_eq!(column.iter().collect::<Vec<_>>(), rows);
+        assert_eq!(column.get(0), None);
+        assert_eq!(column.get(1), Some(1_000_000_007));
+        assert_eq!(column.get(129), None);
+        assert_eq!(column.get(128), Some(128_000_000_896));
+        assert_eq!(column.get(130), None);
+        let mut column = column;
+        column.set(0, Some(5));
+        column.set(1, None);
+        column.set(130, Some(1));
+        assert_eq!(
+            (column.get(0), column.get(1), column.len()),
+            (Some(5), None, 130)
+        );
+    }
+
+    #[test]
+    fn a_column_is_built_from_the_values_of_the_rows_that_have_one() {
+        let has = |i: usize| i != 1 && i != 64;
+        let values: Vec<f64> = (0..63).map(|i| i as f64 + 0.5).collect();
+        let column = Nullable::from_present(65, has, false, values).unwrap();
+        assert_eq!(column.get(0), Some(0.5));
+        assert_eq!(column.get(1), None);
+        assert_eq!(column.get(2), Some(1.5));
+        assert_eq!(column.get(63), Some(62.5));
+        assert_eq!(column.get(64), None);
+        // One value too few, one too many.
+        assert!(Nullable::from_present(65, has, false, vec![0.0; 62]).is_none());
+        assert!(Nullable::from_present(65, has, false, vec![0.0; 64]).is_none());
+        // Every row: the values as given; 64 and 65 rows end their last word right.
+        let full = Nullable::from_present(65, |_| true, true, vec![7u32; 65]).unwrap();
+        assert_eq!(full.iter().collect::<Vec<_>>(), vec![Some(7); 65]);
+        assert_eq!(full, (0..65).map(|_| Some(7u32)).collect());
+        let full = Nullable::from_present(64, |_| true, true, vec![1u32; 64]).unwrap();
+        assert_eq!(full.get(63), Some(1));
+        assert!(Nullable::from_present(3, |_| true, true, vec![1u32; 2]).is_none());
+    }
+
+    #[test]
+    fn equal_columns_have_the_same_rows_whatever_the_empty_slots_hold() {
+        let a: Nullable<u64> = [Some(1), None].into_iter().collect();
+        let mut b = Nullable::from_present(2, |i| i == 0, false, vec![1u64]).unwrap();
+        assert_eq!(a, b);
+        b.push(None);
+        assert_ne!(a, b);
+    }
+}
