@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::io::Read;
 
 use super::layout::{ColumnDoc, LAYOUT, TableDoc, Values};
-use super::nullable::Nullable;
+use super::nullable::{Nullable, Numbers};
 use super::schema::{Column, Kind};
 use super::split::{Coded, ColumnData};
 use crate::bundle::Name;
@@ -85,13 +85,15 @@ fn spread<T>(
         .collect())
 }
 
-/// Places `values` on `rows` rows by the validity bitmap, one slot per row.
-fn spread_nullable<T: Copy + Default>(
+/// Places `values` on `rows` rows by the validity bitmap, one slot per row, with `place`
+/// ([`Nullable::from_present`] or [`Numbers::from_present`]).
+fn spread_with<T, C>(
     column: &'static str,
     bits: Option<&[u8]>,
     rows: usize,
     values: Vec<T>,
-) -> Result<Nullable<T>, DecodeError> {
+    place: impl FnOnce(usize, &dyn Fn(usize) -> bool, bool, Vec<T>) -> Option<C>,
+) -> Result<C, DecodeError> {
     let length = |message: String| DecodeError::Length { column, message };
     if let Some(b) = bits
         && b.len() != rows.div_ceil(8)
@@ -102,7 +104,7 @@ fn spread_nullable<T: Copy + Default>(
         )));
     }
     let given = values.len();
-    Nullable::from_present(rows, |i| valid(bits, i), bits.is_none(), values).ok_or_else(|| {
+    place(rows, &|i| valid(bits, i), bits.is_none(), values).ok_or_else(|| {
         let with_value = (0..rows).filter(|&i| valid(bits, i)).count();
         length(format!("{given} values for {with_value} rows with a value"))
     })
@@ -124,14 +126,22 @@ fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, De
     let name = c.name;
     Ok(match (c.kind, doc.values) {
         (Kind::U64 | Kind::Len, Values::U64(v)) => {
-            ColumnData::U64(spread_nullable(name, bits, rows, v)?)
+            ColumnData::U64(spread_with(name, bits, rows, v, |r, h, a, v| {
+                Numbers::from_present(r, h, a, v)
+            })?)
         }
-        (Kind::F64, Values::F64(v)) => ColumnData::F64(spread_nullable(name, bits, rows, v)?),
+        (Kind::F64, Values::F64(v)) => {
+            ColumnData::F64(spread_with(name, bits, rows, v, |r, h, a, v| {
+                Nullable::from_present(r, h, a, v)
+            })?)
+        }
         (Kind::Bool, Values::Bool(v)) => ColumnData::Bool(spread(name, bits, rows, v)?),
         (Kind::Dict | Kind::Text, Values::Dict { dict, codes }) => {
             check_codes(name, dict.len(), &codes)?;
             ColumnData::Coded(Coded {
-                codes: spread_nullable(name, bits, rows, codes)?,
+                codes: spread_with(name, bits, rows, codes, |r, h, a, v| {
+                    Nullable::from_present(r, h, a, v)
+                })?,
                 dict,
             })
         }

@@ -1,7 +1,8 @@
 //! A column of fixed-size values where a row may have none: one value slot per row and a
 //! presence bit, half the bytes of a `Vec<Option<u64>>` (16 bytes a row, on wasm32 too) and
-//! read in place of it. A decoded table's number, float and code columns are held this way
-//! while the loader builds its rows from them.
+//! read in place of it; unsigned integers take 32 bits a row while every value fits
+//! ([`Numbers`]). A decoded table's number, float and code columns are held this way while
+//! the loader builds its rows from them.
 
 /// One value or none per row. A row without a value holds `T::default()` in its slot; two
 /// columns are equal when every row's value (or its absence) is.
@@ -122,6 +123,111 @@ impl<T: Copy + Default> FromIterator<Option<T>> for Nullable<T> {
     }
 }
 
+/// A column of unsigned integers: 32 bits a row while every value fits in 32, 64 once one
+/// does not (a value past `u32::MAX` widens the whole column, nothing is cut).
+#[derive(Debug, Clone)]
+pub enum Numbers {
+    /// Every value fits in 32 bits.
+    Narrow(Nullable<u32>),
+    /// Some value does not.
+    Wide(Nullable<u64>),
+}
+
+impl Default for Numbers {
+    fn default() -> Self {
+        Numbers::Narrow(Nullable::default())
+    }
+}
+
+impl Numbers {
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        match self {
+            Numbers::Narrow(v) => v.len(),
+            Numbers::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether no rows are held.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Row `i`'s value (`None` when the row has none or is past the end).
+    pub fn get(&self, i: usize) -> Option<u64> {
+        match self {
+            Numbers::Narrow(v) => v.get(i).map(u64::from),
+            Numbers::Wide(v) => v.get(i),
+        }
+    }
+
+    /// The wide column holding the same rows (a narrow one is copied once).
+    fn wide(&mut self) -> &mut Nullable<u64> {
+        if let Numbers::Narrow(narrow) = self {
+            *self = Numbers::Wide(narrow.iter().map(|v| v.map(u64::from)).collect());
+        }
+        match self {
+            Numbers::Wide(wide) => wide,
+            Numbers::Narrow(_) => unreachable!("widened above"),
+        }
+    }
+
+    /// Appends a row.
+    pub fn push(&mut self, value: Option<u64>) {
+        match (&mut *self, value.map(u32::try_from)) {
+            (Numbers::Narrow(v), None) => v.push(None),
+            (Numbers::Narrow(v), Some(Ok(n))) => v.push(Some(n)),
+            _ => self.wide().push(value),
+        }
+    }
+
+    /// Sets row `i` (a row past the end is left alone).
+    pub fn set(&mut self, i: usize, value: Option<u64>) {
+        match (&mut *self, value.map(u32::try_from)) {
+            (Numbers::Narrow(v), None) => v.set(i, None),
+            (Numbers::Narrow(v), Some(Ok(n))) => v.set(i, Some(n)),
+            _ => self.wide().set(i, value),
+        }
+    }
+
+    /// Every row in order.
+    pub fn iter(&self) -> impl Iterator<Item = Option<u64>> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// [`Nullable::from_present`], narrow when every value fits in 32 bits.
+    pub fn from_present(
+        rows: usize,
+        has: impl Fn(usize) -> bool,
+        all: bool,
+        values: Vec<u64>,
+    ) -> Option<Self> {
+        if values.iter().all(|&v| v <= u64::from(u32::MAX)) {
+            let narrow: Vec<u32> = values.iter().map(|&v| v as u32).collect();
+            drop(values);
+            Nullable::from_present(rows, has, all, narrow).map(Numbers::Narrow)
+        } else {
+            Nullable::from_present(rows, has, all, values).map(Numbers::Wide)
+        }
+    }
+}
+
+impl PartialEq for Numbers {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl FromIterator<Option<u64>> for Numbers {
+    fn from_iter<I: IntoIterator<Item = Option<u64>>>(iter: I) -> Self {
+        let mut out = Numbers::default();
+        for v in iter {
+            out.push(v);
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[cfg(target_arch = "wasm32")]
@@ -181,5 +287,30 @@ mod tests {
         assert_eq!(a, b);
         b.push(None);
         assert_ne!(a, b);
+    }
+
+    #[test]
+    fn numbers_are_narrow_until_a_value_needs_64_bits() {
+        let big = u64::from(u32::MAX) + 1;
+        let mut column: Numbers = [Some(1), None, Some(u64::from(u32::MAX))]
+            .into_iter()
+            .collect();
+        assert!(matches!(column, Numbers::Narrow(_)));
+        column.push(Some(big));
+        assert!(matches!(column, Numbers::Wide(_)));
+        let rows = [Some(1), None, Some(u64::from(u32::MAX)), Some(big)];
+        assert_eq!(column.iter().collect::<Vec<_>>(), rows);
+        let mut set: Numbers = [Some(1), None].into_iter().collect();
+        set.set(1, Some(big));
+        assert_eq!(set.iter().collect::<Vec<_>>(), [Some(1), Some(big)]);
+        let decoded = Numbers::from_present(3, |i| i != 1, false, vec![7, big]).unwrap();
+        assert!(matches!(decoded, Numbers::Wide(_)));
+        assert_eq!(
+            decoded.iter().collect::<Vec<_>>(),
+            [Some(7), None, Some(big)]
+        );
+        let decoded = Numbers::from_present(2, |_| true, true, vec![7, 8]).unwrap();
+        assert!(matches!(decoded, Numbers::Narrow(_)));
+        assert_eq!(decoded, [Some(7), Some(8)].into_iter().collect());
     }
 }

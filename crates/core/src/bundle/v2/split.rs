@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::nullable::Nullable;
+use super::nullable::{Nullable, Numbers};
 use super::schema::{Column, Kind, Table};
 use crate::bundle::Name;
 
@@ -16,7 +16,7 @@ use crate::bundle::Name;
 #[derive(Debug, Clone)]
 pub enum ColumnData {
     /// [`Kind::U64`] and [`Kind::Len`].
-    U64(Nullable<u64>),
+    U64(Numbers),
     /// [`Kind::F64`].
     F64(Nullable<f64>),
     /// [`Kind::Bool`].
@@ -108,7 +108,7 @@ impl ColumnData {
     /// An empty column of `kind`.
     pub fn new(kind: Kind) -> ColumnData {
         match kind {
-            Kind::U64 | Kind::Len => ColumnData::U64(Nullable::default()),
+            Kind::U64 | Kind::Len => ColumnData::U64(Numbers::default()),
             Kind::F64 => ColumnData::F64(Nullable::default()),
             Kind::Bool => ColumnData::Bool(Vec::new()),
             Kind::Dict | Kind::Text => ColumnData::Str(Vec::new()),
