@@ -63,30 +63,19 @@ fn spread<T>(
     rows: usize,
     values: Vec<T>,
 ) -> Result<Vec<Option<T>>, DecodeError> {
-    let length = |message: String| DecodeError::Length { column, message };
-    if let Some(b) = bits
-        && b.len() != rows.div_ceil(8)
-    {
-        return Err(length(format!(
-            "validity bitmap of {} bytes for {rows} rows",
-            b.len()
-        )));
-    }
-    let with_value = (0..rows).filter(|&i| valid(bits, i)).count();
-    if with_value != values.len() {
-        return Err(length(format!(
-            "{} values for {with_value} rows with a value",
-            values.len()
-        )));
-    }
-    let mut values = values.into_iter();
-    Ok((0..rows)
-        .map(|i| if valid(bits, i) { values.next() } else { None })
-        .collect())
+    spread_with(column, bits, rows, values, |rows, has, _, values| {
+        let mut given = values.into_iter();
+        let mut out = Vec::with_capacity(rows);
+        for i in 0..rows {
+            out.push(if has(i) { Some(given.next()?) } else { None });
+        }
+        given.next().is_none().then_some(out)
+    })
 }
 
-/// Places `values` on `rows` rows by the validity bitmap, one slot per row, with `place`
-/// ([`Nullable::from_present`] or [`Numbers::from_present`]).
+/// Places `values` on `rows` rows by the validity bitmap with `place` (given the rows, which
+/// row has a value, whether all do, and the values; `None` when they are not one per such
+/// row): [`Nullable::from_present`], [`Numbers::from_present`] or a `Vec<Option<T>>`.
 fn spread_with<T, C>(
     column: &'static str,
     bits: Option<&[u8]>,

@@ -161,14 +161,10 @@ impl Numbers {
         }
     }
 
-    /// The wide column holding the same rows (a narrow one is copied once).
-    fn wide(&mut self) -> &mut Nullable<u64> {
+    /// Makes the column wide (a narrow one is copied once).
+    fn widen(&mut self) {
         if let Numbers::Narrow(narrow) = self {
             *self = Numbers::Wide(narrow.iter().map(|v| v.map(u64::from)).collect());
-        }
-        match self {
-            Numbers::Wide(wide) => wide,
-            Numbers::Narrow(_) => unreachable!("widened above"),
         }
     }
 
@@ -177,7 +173,12 @@ impl Numbers {
         match (&mut *self, value.map(u32::try_from)) {
             (Numbers::Narrow(v), None) => v.push(None),
             (Numbers::Narrow(v), Some(Ok(n))) => v.push(Some(n)),
-            _ => self.wide().push(value),
+            _ => {
+                self.widen();
+                if let Numbers::Wide(wide) = self {
+                    wide.push(value);
+                }
+            }
         }
     }
 
@@ -186,7 +187,12 @@ impl Numbers {
         match (&mut *self, value.map(u32::try_from)) {
             (Numbers::Narrow(v), None) => v.set(i, None),
             (Numbers::Narrow(v), Some(Ok(n))) => v.set(i, Some(n)),
-            _ => self.wide().set(i, value),
+            _ => {
+                self.widen();
+                if let Numbers::Wide(wide) = self {
+                    wide.set(i, value);
+                }
+            }
         }
     }
 
