@@ -4,6 +4,7 @@
 //! the main thread (no worker) or mounted directly (the wasm tests) is answered in the page
 //! by the same code ([`answer_json`], in the `queries` chunk of a split build).
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -53,7 +54,7 @@ pub fn answer_json(bundle: &Bundle, query: &ViewQuery) -> Vec<u8> {
 
 /// The cell `query` opens (a trajectory with a model and trace, or a cell asked for in
 /// full): its corpus's position and the cell as `body` holds it.
-pub fn opened_by<'a>(body: &'a BundleBody, query: &ViewQuery) -> Option<(usize, &'a Cell)> {
+pub fn opened_by<'a>(body: &'a BundleBody, query: &ViewQuery) -> Option<(usize, Cow<'a, Cell>)> {
     let (corpus, model, trace) = match query {
         ViewQuery::Trajectory(q) => {
             let (model, trace) = (q.model.as_deref()?, q.trace.as_deref()?);
@@ -179,7 +180,7 @@ split_point! {
     /// nothing: its answer says what is wrong), the cell copied.
     queries: fn opened_by_json(bundle: &Bundle, query: &[u8]) -> Option<(usize, Cell)> {
         let query = serde_json::from_slice::<ViewQuery>(query).ok();
-        query.and_then(|q| opened_by(&bundle.body, &q).map(|(at, cell)| (at, cell.clone())))
+        query.and_then(|q| opened_by(&bundle.body, &q).map(|(at, cell)| (at, cell.into_owned())))
     }
 }
 

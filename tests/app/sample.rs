@@ -144,7 +144,7 @@ fn a_bundle_read_without_the_cells_text_answers_an_opened_cell_whole_once_filled
     let chunk = &chunks.iter().find(|(p, _)| *p == path).unwrap().1;
     let filled = Filled {
         at: text_at,
-        cell: fill_cell(held, chunk, &path).unwrap(),
+        cell: fill_cell(&held, chunk, &path).unwrap(),
     };
     assert_eq!(
         opened(answer_json_filled(&light, &trajectory, Some(&filled))),

@@ -119,7 +119,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!(
             "  {name}: questions {:.1}, results+cells {:.1}, rankings {:.1}, failure labels {:.1}, fm labels {:.1}, gate rows {:.1}, board manifest {:.1} MB",
             mb(size_of_drop(corpus.questions)),
-            mb(size_of_drop(corpus.results)),
+            mb(size_of_drop((corpus.results, corpus.light_cells))),
             mb(size_of_drop(corpus.rankings)),
             mb(size_of_drop(corpus.failure_labels)),
             mb(size_of_drop(corpus.fm_labels)),

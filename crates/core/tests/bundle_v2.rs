@@ -13,8 +13,8 @@ use runlens_core::bundle::v2::schema::{Column, Kind};
 use runlens_core::bundle::v2::split::ColumnData;
 use runlens_core::bundle::v2::zip_form::{ZipEntries, write_zip, zip_order};
 use runlens_core::bundle::v2::{
-    DirEntries, Entry, EntrySource, FORMAT_V2, MANIFEST, Manifest, V2Error, read_bundle,
-    write_entries,
+    DirEntries, Entry, EntrySource, FORMAT_V2, MANIFEST, Manifest, MemoryEntries, V2Error,
+    read_bundle, write_entries,
 };
 use runlens_core::bundle::{Bundle, hex_digest};
 use runlens_core::import::{ImportOptions, import_files};
@@ -853,22 +853,34 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
     }
     let dir = &manifest.corpora[0].dir;
     let (mut filled, mut with_sql) = (0, 0);
-    for (full_row, light_row) in bundle.body.corpora[0]
+    let light_corpus = &light.body.corpora[0];
+    // The light rows hold no cells: the corpus makes them from its columns.
+    assert!(light_corpus.results.iter().all(|r| r.candidates.is_empty()));
+    assert!(light_corpus.light_cells.source().is_some());
+    assert_eq!(
+        light_corpus.cell_count(),
+        bundle.body.corpora[0].cell_count()
+    );
+    for (i, (full_row, light_row)) in bundle.body.corpora[0]
         .results
         .iter()
-        .zip(&light.body.corpora[0].results)
+        .zip(&light_corpus.results)
+        .enumerate()
     {
         assert_eq!(full_row.trace_id, light_row.trace_id);
+        let light_cells = light_corpus.row_cells(i);
         assert_eq!(
             full_row.candidates.keys().collect::<Vec<_>>(),
-            light_row.candidates.keys().collect::<Vec<_>>()
+            light_cells.iter().map(|(m, _)| m).collect::<Vec<_>>()
         );
         for (model, full) in &full_row.candidates {
             let Some(full) = full else {
-                assert_eq!(light_row.candidates[model], None);
+                assert!(light_cells.position(model).is_some());
+                assert_eq!(light_cells.get(model), None);
                 continue;
             };
-            let cell = light_row.candidates[model].as_ref().unwrap();
+            let cell = light_cells.get(model).unwrap();
+            let cell = &*cell;
             assert!(cell.sqls.is_empty() && cell.final_answer.is_none());
             assert_eq!(cell.n_sqls(), full.sqls.len());
             assert_eq!(cell.outcome(), full.outcome());
@@ -895,27 +907,74 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
 
 #[test]
 fn a_light_cell_index_past_32_bits_names_entry_row_and_column() {
+    use runlens_core::bundle::v2::read_bundle_light;
+    use runlens_core::bundle::v2::schema::CELLS;
+    use runlens_core::bundle::v2::stored_columns;
+    let path = "corpora/0/cells.cols.gz";
+    let spec = stored_columns(&CELLS);
+    let column = |name: &str| spec.iter().position(|c| c.name == name).unwrap();
+    let mut row = 0;
+    let mut memory = with_cells_changed(|cols, _| {
+        let ColumnData::U64(lens) = &cols[column("text_len")] else {
+            panic!("text_len is not a U64 column")
+        };
+        // The first cell with a text record; its offset one past u32::MAX.
+        row = lens.iter().position(|l| l.unwrap_or(0) > 0).unwrap();
+        let ColumnData::U64(offsets) = &mut cols[column("text_offset")] else {
+            panic!("text_offset is not a U64 column")
+        };
+        offsets.set(row, Some(u64::from(u32::MAX) + 1));
+    });
+    assert_eq!(
+        read_bundle_light(&mut memory).unwrap_err().to_string(),
+        format!("bundle: entry {path}, row {row}: text_offset: 4294967296 is larger than a u32")
+    );
+}
+
+/// `column`'s rows in the order `order` gives (row `j` of the result is row `order[j]`).
+fn permuted(column: &ColumnData, order: &[usize]) -> ColumnData {
+    use runlens_core::bundle::v2::nullable::{Nullable, Numbers};
+    use runlens_core::bundle::v2::split::Coded;
+    match column {
+        ColumnData::U64(v) => {
+            let mut out = Numbers::default();
+            order.iter().for_each(|&i| out.push(v.get(i)));
+            ColumnData::U64(out)
+        }
+        ColumnData::F64(v) => {
+            let mut out = Nullable::with_capacity(order.len());
+            order.iter().for_each(|&i| out.push(v.get(i)));
+            ColumnData::F64(out)
+        }
+        ColumnData::Bool(v) => ColumnData::Bool(order.iter().map(|&i| v[i]).collect()),
+        ColumnData::Str(v) => ColumnData::Str(order.iter().map(|&i| v[i].clone()).collect()),
+        ColumnData::StrList(v) => {
+            ColumnData::StrList(order.iter().map(|&i| v[i].clone()).collect())
+        }
+        ColumnData::Coded(c) => {
+            let mut codes = Nullable::with_capacity(order.len());
+            order.iter().for_each(|&i| codes.push(c.codes.get(i)));
+            ColumnData::Coded(Coded {
+                dict: c.dict.clone(),
+                codes,
+            })
+        }
+    }
+}
+
+/// The dev bundle's entries, inflated, with the first corpus's cells table changed by
+/// `change` (its columns and rows, as decoded).
+fn with_cells_changed(change: impl FnOnce(&mut Vec<ColumnData>, usize)) -> MemoryEntries {
     use runlens_core::bundle::v2::codec::decode;
     use runlens_core::bundle::v2::schema::CELLS;
+    use runlens_core::bundle::v2::stored_columns;
     use runlens_core::bundle::v2::text::inflate;
-    use runlens_core::bundle::v2::{MemoryEntries, read_bundle_light, stored_columns};
-    let bundle = dev_bundle();
-    let (manifest, entries) = write_entries(&bundle).unwrap();
+    let (manifest, entries) = write_entries(&dev_bundle()).unwrap();
     let path = "corpora/0/cells.cols.gz";
     let spec = stored_columns(&CELLS);
     let cells = &entries.iter().find(|e| e.path == path).unwrap().bytes;
     let (mut cols, rows) = decode(&spec, cells).unwrap();
-    let column = |name: &str| spec.iter().position(|c| c.name == name).unwrap();
-    let ColumnData::U64(lens) = &cols[column("text_len")] else {
-        panic!("text_len is not a U64 column")
-    };
-    // The first cell with a text record; its offset one past u32::MAX.
-    let row = lens.iter().position(|l| l.unwrap_or(0) > 0).unwrap();
-    let at = column("text_offset");
-    let ColumnData::U64(offsets) = &mut cols[at] else {
-        panic!("text_offset is not a U64 column")
-    };
-    offsets.set(row, Some(u64::from(u32::MAX) + 1));
+    change(&mut cols, rows);
     let mut memory = MemoryEntries::default();
     memory.0.insert(MANIFEST.to_owned(), manifest);
     for e in &entries {
@@ -931,8 +990,105 @@ fn a_light_cell_index_past_32_bits_names_entry_row_and_column() {
         };
         memory.0.insert(e.path.clone(), plain);
     }
-    assert_eq!(
-        read_bundle_light(&mut memory).unwrap_err().to_string(),
-        format!("bundle: entry {path}, row {row}: text_offset: 4294967296 is larger than a u32")
+    memory
+}
+
+/// Every row's candidates of a light corpus: model, and the cell with its place in the
+/// cells table left out (it moves with the table's order).
+fn light_rows(
+    corpus: &runlens_core::bundle::Corpus,
+) -> Vec<Vec<(String, Option<runlens_core::bundle::Cell>)>> {
+    (0..corpus.results.len())
+        .map(|r| {
+            corpus
+                .row_cells(r)
+                .iter()
+                .map(|(model, cell)| {
+                    let cell = cell.map(|c| {
+                        let mut c = c.into_owned();
+                        if let Some(at) = c.text_at.as_mut() {
+                            at.row = 0;
+                        }
+                        c
+                    });
+                    (model.to_string(), cell)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn light_cells_stored_out_of_row_order_are_each_rows_cells_in_candidate_order() {
+    use runlens_core::bundle::v2::read_bundle_light;
+    let mut as_written = with_cells_changed(|_, _| {});
+    let light = read_bundle_light(&mut as_written).unwrap();
+    // The last result row's cells first, then the one before, ...; within a row, as written.
+    let mut moved = with_cells_changed(|cols, rows| {
+        let row = |i: usize| cols[CELLS_ROW].u64_at(i).unwrap();
+        let mut order: Vec<usize> = (0..rows).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(row(i)));
+        assert_ne!(order, (0..rows).collect::<Vec<_>>());
+        for c in cols.iter_mut() {
+            *c = permuted(c, &order);
+        }
+    });
+    let out_of_order = read_bundle_light(&mut moved).unwrap();
+    let (a, b) = (&light.body.corpora[0], &out_of_order.body.corpora[0]);
+    assert_eq!(light_rows(a), light_rows(b));
+    assert_eq!(a.cell_count(), b.cell_count());
+    // The cells the rows of the bundle as imported hold, null ones included.
+    let whole = &dev_bundle().body.corpora[0];
+    let expected: Vec<Vec<(String, Option<bool>)>> = whole
+        .results
+        .iter()
+        .map(|r| {
+            r.candidates
+                .iter()
+                .map(|(m, c)| (m.to_string(), c.as_ref().map(|c| c.sqls.is_empty())))
+                .collect()
+        })
+        .collect();
+    let got: Vec<Vec<(String, Option<bool>)>> = light_rows(b)
+        .into_iter()
+        .map(|r| {
+            r.into_iter()
+                .map(|(m, c)| (m, c.map(|c| c.n_sqls() == 0)))
+                .collect()
+        })
+        .collect();
+    assert_eq!(got, expected);
+    assert!(
+        expected[1]
+            .iter()
+            .any(|(m, c)| m == "absent-model" && c.is_none())
     );
+}
+
+/// The place of the `row` column among the cells table's columns (after the 18 stored ones).
+const CELLS_ROW: usize = 18;
+
+#[test]
+fn a_model_with_two_cells_on_one_row_is_an_error_read_light_or_whole() {
+    use runlens_core::bundle::v2::{read_bundle_inflated, read_bundle_light};
+    let model_of_first = std::cell::RefCell::new(String::new());
+    let damage = |cols: &mut Vec<ColumnData>, _rows: usize| {
+        // Cells 0 and 1 are the first result row's first two candidates; 1 becomes 0's model.
+        assert_eq!(cols[CELLS_ROW].u64_at(0), Some(0));
+        assert_eq!(cols[CELLS_ROW].u64_at(1), Some(0));
+        let ColumnData::Coded(models) = &mut cols[CELLS_ROW + 1] else {
+            panic!("model is not a coded column")
+        };
+        let first = models.codes.get(0);
+        *model_of_first.borrow_mut() = models.get(0).unwrap().to_owned();
+        models.codes.set(1, first);
+    };
+    let light = read_bundle_light(&mut with_cells_changed(damage)).unwrap_err();
+    let whole = read_bundle_inflated(&mut with_cells_changed(damage)).unwrap_err();
+    let expected = format!(
+        "bundle: entry corpora/0/cells.cols.gz, row 1: model {} has a second cell on result row 0",
+        model_of_first.borrow()
+    );
+    assert_eq!(light.to_string(), expected);
+    assert_eq!(whole.to_string(), expected);
 }

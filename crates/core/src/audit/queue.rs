@@ -70,12 +70,10 @@ pub fn audit_queue_of(corpus: &Corpus, labels: &[FailureLabel], threshold: f64) 
         if !seen.insert((label.model.as_str(), label.trace_id.as_str())) {
             continue;
         }
-        let row = rows
-            .get(label.trace_id.as_str())
-            .and_then(|&i| corpus.results.get(i));
-        let cell = row
-            .and_then(|r| r.candidates.get(label.model.as_str()))
-            .and_then(Option::as_ref);
+        let at = rows.get(label.trace_id.as_str()).copied();
+        let row = at.and_then(|i| corpus.results.get(i));
+        let cell = at.and_then(|i| corpus.row_cells(i).get(label.model.as_str()));
+        let cell = cell.as_deref();
         if cell.and_then(|c| c.outcome()) == Some(&Outcome::Pass) {
             continue;
         }

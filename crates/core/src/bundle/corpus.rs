@@ -1,10 +1,12 @@
 //! A corpus: one harness corpus directory (e.g. `text2sqlbench-synthetic-dev`) with the Jev
 //! rows attached to it, plus cheap iteration helpers for the metrics and the UI.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::row_cells::{LightCells, RowCells};
 use super::{Cell, FailureLabel, FmLabel, GateRow, Question, RankingRow, ResultRow};
 
 /// One corpus of a bundle.
@@ -40,17 +42,23 @@ pub struct Corpus {
     /// `board_manifest.json`, verbatim.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub board_manifest: Option<serde_json::Value>,
+    /// Where the cells are when the rows do not hold them (a v2 bundle read without the
+    /// cells' text: every row's `candidates` is then empty). Read cells through
+    /// [`Corpus::row_cells`], which looks in the right place. Never written.
+    #[serde(skip)]
+    pub light_cells: LightCells,
 }
 
-/// A borrowed view of one non-null cell with its keys.
-#[derive(Debug, Clone, Copy)]
+/// One non-null cell with its keys (borrowed from its row, or made by the corpus's
+/// [`LightCells`]).
+#[derive(Debug, Clone)]
 pub struct CellRef<'a> {
     /// Question key.
     pub trace_id: &'a str,
     /// Candidate model key.
     pub model: &'a str,
     /// The cell.
-    pub cell: &'a Cell,
+    pub cell: Cow<'a, Cell>,
 }
 
 impl Corpus {
@@ -62,9 +70,9 @@ impl Corpus {
     /// assert_eq!(corpus.cells().count(), 0);
     /// ```
     pub fn cells(&self) -> impl Iterator<Item = CellRef<'_>> {
-        self.results.iter().flat_map(|row| {
-            row.candidates.iter().filter_map(move |(model, cell)| {
-                cell.as_ref().map(|cell| CellRef {
+        self.results.iter().enumerate().flat_map(|(i, row)| {
+            self.row_cells(i).iter().filter_map(move |(model, cell)| {
+                cell.map(|cell| CellRef {
                     trace_id: &row.trace_id,
                     model,
                     cell,
@@ -73,14 +81,22 @@ impl Corpus {
         })
     }
 
+    /// The candidates of `results[row]` (none past the last row).
+    pub fn row_cells(&self, row: usize) -> RowCells<'_> {
+        static EMPTY: std::sync::LazyLock<indexmap::IndexMap<super::Name, Option<Cell>>> =
+            std::sync::LazyLock::new(indexmap::IndexMap::new);
+        let owned = self.results.get(row).map_or(&*EMPTY, |r| &r.candidates);
+        match self.light_cells.source() {
+            Some(source) if row < source.rows() => RowCells::made(owned, source, row),
+            _ => RowCells::owned(owned),
+        }
+    }
+
     /// The cell of `model` on `trace_id` (linear in rows; build [`Corpus::result_index`] for
     /// many look-ups).
-    pub fn cell(&self, trace_id: &str, model: &str) -> Option<&Cell> {
-        self.results
-            .iter()
-            .find(|r| r.trace_id == trace_id)
-            .and_then(|r| r.candidates.get(model))
-            .and_then(Option::as_ref)
+    pub fn cell(&self, trace_id: &str, model: &str) -> Option<Cow<'_, Cell>> {
+        let row = self.results.iter().position(|r| r.trace_id == trace_id)?;
+        self.row_cells(row).get(model)
     }
 
     /// The question with this key, if annotated.
@@ -108,9 +124,11 @@ impl Corpus {
 
     /// Number of non-null cells.
     pub fn cell_count(&self) -> usize {
-        self.results
+        let own: usize = self
+            .results
             .iter()
             .map(|r| r.candidates.values().filter(|c| c.is_some()).count())
-            .sum()
+            .sum();
+        own + self.light_cells.source().map_or(0, |s| s.non_null())
     }
 }

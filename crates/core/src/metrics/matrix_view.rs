@@ -345,7 +345,7 @@ fn build(b: Labelled<'_>, q: &MatrixQuery) -> Built {
     let search = q.search.trim().to_lowercase();
     let mut rows: Vec<MatrixRow> = Vec::new();
     let questions = corpus.question_index();
-    for r in &corpus.results {
+    for (row, r) in corpus.results.iter().enumerate() {
         let question = questions
             .get(r.trace_id.as_str())
             .map(|&i| corpus.questions[i].nl_question.as_str())
@@ -357,9 +357,10 @@ fn build(b: Labelled<'_>, q: &MatrixQuery) -> Built {
         {
             continue;
         }
+        let cells = corpus.row_cells(row);
         let marks: Vec<Mark> = models
             .iter()
-            .map(|m| Mark::of(r.candidates.get(*m).and_then(Option::as_ref)))
+            .map(|m| Mark::of(cells.get(m).as_deref()))
             .collect();
         if q.failures_only && !marks.iter().any(|m| m.is_failure()) {
             continue;

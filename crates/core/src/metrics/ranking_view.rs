@@ -300,8 +300,13 @@ pub fn question_cells(
         .iter()
         .filter(|c| corpus.is_none_or(|n| c.name == n))
     {
-        for row in c.results.iter().filter(|r| r.trace_id == trace) {
-            for (model, cell) in &row.candidates {
+        for (i, _) in c
+            .results
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.trace_id == trace)
+        {
+            for (model, cell) in c.row_cells(i).iter() {
                 if let Some(cell) = cell {
                     let outcome = cell.outcome().map_or("unscored", |o| o.as_str());
                     out.push((c.name.clone(), model.to_string(), outcome.to_owned()));

@@ -78,15 +78,14 @@ fn budget_from_error(error: &str) -> Option<u32> {
 /// without hashing (the common case: every row lists the models in the same order).
 pub fn model_column(corpus: &Corpus, index: usize, loss: LossRule) -> ModelColumn {
     let model = corpus.models.get(index).cloned().unwrap_or_default();
-    let cells = corpus
-        .results
-        .iter()
+    let cells = (0..corpus.results.len())
         .map(|r| {
-            let cell = match r.candidates.get_index(index) {
-                Some((k, c)) if **k == *model => c.as_ref(),
-                _ => r.candidates.get(model.as_str()).and_then(Option::as_ref),
+            let row = corpus.row_cells(r);
+            let cell = match row.get_index(index) {
+                Some((k, c)) if **k == *model => c,
+                _ => row.get(model.as_str()),
             };
-            cell.map(|c| CellFacts::from_cell(c, loss))
+            cell.map(|c| CellFacts::from_cell(&c, loss))
         })
         .collect();
     ModelColumn { model, cells }

@@ -53,8 +53,9 @@ impl OpenedCell {
     pub fn of(b: Labelled<'_>, corpus: &str, model: &str, trace: &str) -> Option<OpenedCell> {
         let i = b.body.corpora.iter().position(|c| c.name == corpus)?;
         let c = &b.body.corpora[i];
-        let row = c.results.iter().find(|r| r.trace_id == trace)?;
-        let cell = row.candidates.get(model)?.as_ref()?.clone();
+        let at = c.results.iter().position(|r| r.trace_id == trace)?;
+        let row = &c.results[at];
+        let cell = c.row_cells(at).get(model)?.into_owned();
         let question = c.question(trace).cloned();
         let question_text = question
             .as_ref()
@@ -134,7 +135,8 @@ pub fn choices(body: &BundleBody, q: &ChoicesQuery) -> Vec<Choice> {
     corpus
         .results
         .iter()
-        .filter_map(|r| Some((r, r.candidates.get(q.model.as_str())?.as_ref()?)))
+        .enumerate()
+        .filter_map(|(i, r)| Some((r, corpus.row_cells(i).get(q.model.as_str())?)))
         .map(|(r, cell)| {
             let text = questions
                 .get(r.trace_id.as_str())

@@ -210,8 +210,8 @@ pub fn walk_list(b: Labelled<'_>, corpus: &str, from: &WalkFrom) -> Vec<CellId> 
         }
         Some("question") => {
             let trace = from.question.as_deref().unwrap_or_default();
-            if let Some(row) = corpus.results.iter().find(|r| r.trace_id == trace) {
-                for (model, cell) in &row.candidates {
+            if let Some(row) = corpus.results.iter().position(|r| r.trace_id == trace) {
+                for (model, cell) in corpus.row_cells(row).iter() {
                     if cell.is_some() {
                         out.push(id(model, trace));
                     }
@@ -236,11 +236,8 @@ fn failures_listed<'a>(b: Labelled<'a>, i: usize, scope: &FailuresScope) -> Vec<
     let rows = corpus.result_index();
     let pass = |l: &FailureLabel| {
         rows.get(l.trace_id.as_str())
-            .and_then(|&r| corpus.results.get(r))
-            .and_then(|r| r.candidates.get(l.model.as_str()))
-            .and_then(Option::as_ref)
-            .and_then(|c| c.outcome())
-            .is_some_and(|o| *o == Outcome::Pass)
+            .and_then(|&r| corpus.row_cells(r).get(l.model.as_str()))
+            .is_some_and(|c| c.outcome() == Some(&Outcome::Pass))
     };
     if scope.is_everything() {
         return b.labels(i).iter().filter(|l| !pass(l)).collect();

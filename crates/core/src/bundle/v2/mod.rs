@@ -20,6 +20,7 @@ pub mod cell_text;
 pub mod codec;
 pub mod facts;
 pub(crate) mod layout;
+mod light_cells;
 pub mod nullable;
 pub mod packed;
 mod read;

@@ -3,15 +3,16 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use indexmap::IndexMap;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::cell_text::CellColumns;
 use super::codec::{DecodeError, decode_plain};
 use super::layout::LAYOUT;
+use super::light_cells::ColumnCells;
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
 };
@@ -21,7 +22,7 @@ use super::typed_rows::{FromColumns, typed_row};
 use super::write::stored_columns;
 use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, SCHEMA_PROMPT, V2Error};
 use crate::bundle::codec::hex;
-use crate::bundle::{Bundle, BundleBody, Cell, Corpus, Name, Question, ResultRow, TextAt};
+use crate::bundle::{Bundle, BundleBody, Cell, Corpus, LightCells, Name, Question, ResultRow};
 
 /// Where entries come from (a directory, a zip, a browser's fetches).
 pub trait EntrySource {
@@ -385,35 +386,6 @@ fn record_in<'c>(
         })
 }
 
-/// Row `i` of the cells table as a cell of its columns alone, with where its record is
-/// (none for an empty record: the columns are the whole cell).
-fn light_cell(cells: &Loaded, at: &CellColumns, i: usize) -> Result<Cell, V2Error> {
-    let row_error = |message: String| V2Error::Row {
-        path: cells.path.clone(),
-        row: i,
-        message,
-    };
-    let (mut cell, n_sqls) = at.cell(&cells.columns, i).map_err(row_error)?;
-    let base = cells.columns.len() - 3;
-    let small = |name: &str, value: u64| {
-        u32::try_from(value).map_err(|_| row_error(format!("{name}: {value} is larger than a u32")))
-    };
-    let len = small("text_len", u64_at(&cells.columns, base + 2, i).unwrap_or(0))?;
-    if len > 0 {
-        cell.text_at = Some(TextAt {
-            row: small("row", i as u64)?,
-            chunk: small("text_chunk", u64_at(&cells.columns, base, i).unwrap_or(0))?,
-            offset: small(
-                "text_offset",
-                u64_at(&cells.columns, base + 1, i).unwrap_or(0),
-            )?,
-            len,
-            n_sqls: small("n_sqls", n_sqls as u64)?,
-        });
-    }
-    Ok(cell)
-}
-
 /// A table entry's decode error, in words.
 pub(crate) fn table_error(path: String, e: DecodeError) -> V2Error {
     V2Error::Table {
@@ -461,53 +433,12 @@ fn read_corpus(
     let questions = early.questions;
     let results = Loaded::load(files, dir, RESULTS, rows("results"))?;
     let cells = Loaded::load_with(files, dir, CELLS, rows("cells"), cells_text)?;
-    let base = CELLS.columns.len();
-    let cell_columns = CellColumns::new(&cells.columns);
-    let model_column = cells.columns.get(base + 1);
-    // Every cell's model key points at one copy per model.
-    let models = SharedNames::of(model_column);
-    // Typed cells as they are merged (a tree of JSON values per cell would hold several
-    // times the text).
-    // Each map made with room for its row's cells: grown one insert at a time, a map of 40
-    // keeps room for 64 (a quarter of a light bundle's cells).
-    let mut per_row = vec![0usize; results.rows];
-    for i in 0..cells.rows {
-        if let Some(n) = u64_at(&cells.columns, base, i).and_then(|r| per_row.get_mut(r as usize)) {
-            *n += 1;
-        }
-    }
-    let mut candidates: Vec<IndexMap<Name, Option<Cell>>> =
-        per_row.into_iter().map(IndexMap::with_capacity).collect();
-    for i in 0..cells.rows {
-        let row = u64_at(&cells.columns, base, i).map(|r| r as usize);
-        let model = model_column.and_then(|c| models.get(c, i));
-        let null = cells.columns.get(base + 2).and_then(|c| c.bool_at(i)) == Some(true);
-        let (Some(row), Some(model)) = (row, model) else {
-            return Err(V2Error::Row {
-                path: cells.path.clone(),
-                row: i,
-                message: "row or model is missing".to_owned(),
-            });
-        };
-        let slot = candidates.get_mut(row).ok_or_else(|| V2Error::Row {
-            path: cells.path.clone(),
-            row: i,
-            message: format!("row {row} is past the last result row ({})", results.rows),
-        })?;
-        let cell: Option<Cell> = if null {
-            None
-        } else if cells_text {
-            Some(cells.typed_row(i)?)
-        } else {
-            Some(light_cell(&cells, &cell_columns, i)?)
-        };
-        slot.insert(model, cell);
-    }
-    drop(cells);
-    let mut result_rows: Vec<ResultRow> = results.typed()?;
-    for (row, cands) in result_rows.iter_mut().zip(candidates) {
-        row.candidates = cands;
-    }
+    let (result_rows, light_cells) = if cells_text {
+        (rows_with_cells(results, cells)?, LightCells::default())
+    } else {
+        let light = ColumnCells::new(cells.path, cells.columns, cells.rows, results.rows)?;
+        (results.typed()?, LightCells::new(Arc::new(light)))
+    };
     Ok(Corpus {
         name: info.name.clone(),
         questions,
@@ -522,7 +453,64 @@ fn read_corpus(
         } else {
             None
         },
+        light_cells,
     })
+}
+
+/// The result rows with their cells, text records merged (a model with two cells on one row
+/// is an error, as for [`ColumnCells`]).
+fn rows_with_cells(results: Loaded, cells: Loaded) -> Result<Vec<ResultRow>, V2Error> {
+    let base = CELLS.columns.len();
+    let model_column = cells.columns.get(base + 1);
+    // Every cell's model key points at one copy per model.
+    let models = SharedNames::of(model_column);
+    // Typed cells as they are merged (a tree of JSON values per cell would hold several
+    // times the text).
+    // Each map made with room for its row's cells: grown one insert at a time, a map of 40
+    // keeps room for 64.
+    let mut per_row = vec![0usize; results.rows];
+    for i in 0..cells.rows {
+        if let Some(n) = u64_at(&cells.columns, base, i).and_then(|r| per_row.get_mut(r as usize)) {
+            *n += 1;
+        }
+    }
+    let mut candidates: Vec<IndexMap<Name, Option<Cell>>> =
+        per_row.into_iter().map(IndexMap::with_capacity).collect();
+    for i in 0..cells.rows {
+        let row = u64_at(&cells.columns, base, i).map(|r| r as usize);
+        let model = model_column.and_then(|c| models.get(c, i));
+        let null = cells.columns.get(base + 2).and_then(|c| c.bool_at(i)) == Some(true);
+        let row_error = |message: String| V2Error::Row {
+            path: cells.path.clone(),
+            row: i,
+            message,
+        };
+        let (Some(row), Some(model)) = (row, model) else {
+            return Err(row_error("row or model is missing".to_owned()));
+        };
+        let slot = candidates.get_mut(row).ok_or_else(|| {
+            row_error(format!(
+                "row {row} is past the last result row ({})",
+                results.rows
+            ))
+        })?;
+        let cell: Option<Cell> = if null {
+            None
+        } else {
+            Some(cells.typed_row(i)?)
+        };
+        if slot.insert(Name::clone(&model), cell).is_some() {
+            return Err(row_error(format!(
+                "model {model} has a second cell on result row {row}"
+            )));
+        }
+    }
+    drop(cells);
+    let mut result_rows: Vec<ResultRow> = results.typed()?;
+    for (row, cands) in result_rows.iter_mut().zip(candidates) {
+        row.candidates = cands;
+    }
+    Ok(result_rows)
 }
 
 /// Reads a whole v2 bundle. The content hash is the manifest's (not recomputed: see
