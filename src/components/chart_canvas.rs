@@ -48,6 +48,16 @@ pub fn ChartCanvas(
         resized.try_update(|n| *n = n.wrapping_add(1));
     });
     on_cleanup(move || handle.remove());
+    // A canvas keeps its pixels until the browser collects the element, long after its view
+    // is gone (the charts of every view visited were held: docs/performance.md, "Charts let
+    // go of their pixels"): emptied when the chart leaves the page. (Cleanups run before the
+    // owner's node references are dropped.)
+    on_cleanup(move || {
+        if let Some(Some(el)) = canvas.try_get_untracked() {
+            el.set_width(0);
+            el.set_height(0);
+        }
+    });
     // Each draw runs in a task of its own, after the view that holds the chart is built and
     // laid out (a chart's draw and a table's render in one task made the longest tasks of
     // the views: docs/performance.md). Only the latest request is drawn.

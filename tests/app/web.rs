@@ -406,6 +406,44 @@ async fn a_chart_is_drawn_for_the_width_of_its_container() {
     assert_eq!(width_in(100).await, 240);
 }
 
+/// #16, memory: a chart that leaves the page lets go of its pixels at once (a detached canvas
+/// keeps its backing store until the browser collects it): drawn 398 × 420, then 0 × 0.
+#[wasm_bindgen_test]
+async fn a_chart_that_leaves_the_page_empties_its_canvas() {
+    use runlens_charts::{HBar, HBarChart, Palette, Theme};
+    use runlens_web::components::{AnyChart, ChartCanvas};
+    let chart = AnyChart::HBars(HBarChart {
+        title: "Sub-modes".into(),
+        x_desc: "failed cells".into(),
+        bars: vec![HBar {
+            label: "wrong_join".into(),
+            value: 3,
+            color: Palette::OTHER,
+        }],
+        legend: (String::new(), Vec::new()),
+        label_width: 120,
+        theme: Theme::LIGHT,
+    });
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    host.set_attribute("style", "width:400px").unwrap();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        view! { <ChartCanvas id="leaving" chart=chart.clone() /> }
+    });
+    leptos::task::tick().await;
+    runlens_web::yield_now::yield_now().await;
+    let canvas: web_sys::HtmlCanvasElement = host
+        .query_selector("canvas")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!((canvas.width(), canvas.height()), (398, 420));
+    drop(handle);
+    leptos::task::tick().await;
+    assert!(host.query_selector("canvas").unwrap().is_none());
+    assert_eq!((canvas.width(), canvas.height()), (0, 0));
+}
+
 /// #17, hover read-outs: the pointer over a bar shows its label and value beside it; off the
 /// bars and after leaving the chart, nothing.
 #[wasm_bindgen_test]
