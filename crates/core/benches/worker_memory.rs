@@ -3,7 +3,8 @@
 //! allocator that counts live and peak bytes. Steps as in the worker: every entry but the
 //! cells' text chunks inflated in memory, the summary's leaderboard columns, `read_early_tables_light` (taking the early tables'
 //! entries), then `read_bundle_after` without the cells' text; then what each part of the
-//! light bundle holds (live bytes freed when it is dropped). 64-bit sizes: wasm32's pointers
+//! light bundle holds (live bytes freed when it is dropped); with `--boards`, the time of
+//! every corpus's leaderboard from the light bundle. 64-bit sizes: wasm32's pointers
 //! and `String`/`Vec` headers are half as big, so its figures are somewhat smaller.
 
 // A global allocator must implement an unsafe trait; this bench only counts what it forwards.
@@ -114,6 +115,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bundle = read_bundle_after(&mut entries, early, false)?;
     drop(entries);
     report("read_bundle_after (light), entries dropped", t);
+    if std::env::args().any(|a| a == "--boards") {
+        // Every corpus's leaderboard from the light bundle, fastest of 12.
+        let fastest = (0..12)
+            .map(|_| {
+                let t0 = std::time::Instant::now();
+                let boards =
+                    runlens_core::metrics::board_run::boards(&bundle.body, LossRule::Excluded);
+                std::hint::black_box(boards);
+                t0.elapsed().as_secs_f64() * 1e3
+            })
+            .fold(f64::INFINITY, f64::min);
+        println!("boards from the light bundle: {fastest:.1} ms (fastest of 12)");
+    }
     for corpus in bundle.body.corpora {
         let name = corpus.name.clone();
         println!(

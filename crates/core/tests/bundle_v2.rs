@@ -873,14 +873,21 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
             full_row.candidates.keys().collect::<Vec<_>>(),
             light_cells.iter().map(|(m, _)| m).collect::<Vec<_>>()
         );
-        for (model, full) in &full_row.candidates {
+        for (k, (model, full)) in full_row.candidates.iter().enumerate() {
             let Some(full) = full else {
-                assert!(light_cells.position(model).is_some());
+                assert_eq!(light_cells.position(model), Some(k));
                 assert_eq!(light_cells.get(model), None);
+                assert_eq!(light_cells.parts(k), None);
                 continue;
             };
             let cell = light_cells.get(model).unwrap();
             let cell = &*cell;
+            // What the metrics read, made without the cell, is the made cell's.
+            assert_eq!(
+                light_cells.parts(k),
+                Some(runlens_core::bundle::CellParts::of(cell))
+            );
+            assert_eq!(light_cells.parts(k).unwrap().n_sqls, full.sqls.len());
             assert!(cell.sqls.is_empty() && cell.final_answer.is_none());
             assert_eq!(cell.n_sqls(), full.sqls.len());
             assert_eq!(cell.outcome(), full.outcome());

@@ -38,7 +38,7 @@ pub use corpus::{CellRef, Corpus};
 pub use extra::{Extra, ExtraMap};
 pub use jev::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
 pub use question::{Question, ResultRow};
-pub use row_cells::{Candidate, CellSource, LightCells, RowCells};
+pub use row_cells::{Candidate, CellParts, CellSource, LightCells, RowCells};
 pub use scores::Scores;
 pub use summary::Summary;
 pub use usage::{Usage, UsageCounts};

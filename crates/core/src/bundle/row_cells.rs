@@ -11,7 +11,36 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use super::{Cell, Name};
+use super::{Cell, Name, Outcome, Usage};
+
+/// What the metrics read of a cell (outcome, error, turns, number of SQL statements, usage),
+/// borrowed from a cell held whole or read from columns without making the cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CellParts<'a> {
+    /// `result_score.outcome`.
+    pub outcome: Option<Cow<'a, Outcome>>,
+    /// The runner error.
+    pub error: Option<&'a str>,
+    /// Model calls.
+    pub turns: Option<u32>,
+    /// `len(sqls)`.
+    pub n_sqls: usize,
+    /// The usage block.
+    pub usage: Option<Cow<'a, Usage>>,
+}
+
+impl<'a> CellParts<'a> {
+    /// The parts of a cell held whole.
+    pub fn of(cell: &'a Cell) -> CellParts<'a> {
+        CellParts {
+            outcome: cell.outcome().map(Cow::Borrowed),
+            error: cell.error.as_deref(),
+            turns: cell.turns,
+            n_sqls: cell.n_sqls(),
+            usage: cell.usage.as_ref().map(Cow::Borrowed),
+        }
+    }
+}
 
 /// Cells kept outside the rows: each made when asked for, the same every time.
 pub trait CellSource: fmt::Debug + Send + Sync {
@@ -22,6 +51,11 @@ pub trait CellSource: fmt::Debug + Send + Sync {
     /// Candidate `k` of result row `row`: its model and its cell (`None`: the harness wrote
     /// `null`).
     fn candidate(&self, row: usize, k: usize) -> Option<(&Name, Option<Cell>)>;
+    /// The model of candidate `k` of result row `row` (no cell made).
+    fn model(&self, row: usize, k: usize) -> Option<&Name>;
+    /// What the metrics read of candidate `k` of result row `row`, without making the cell
+    /// (`None` past the row or for a null cell); the same as [`CellParts::of`] the cell.
+    fn parts(&self, row: usize, k: usize) -> Option<CellParts<'_>>;
     /// The place of `model` among row `row`'s candidates.
     fn position(&self, row: usize, model: &str) -> Option<usize>;
     /// Number of non-null cells.
@@ -124,6 +158,31 @@ impl<'a> RowCells<'a> {
                 .owned
                 .get_index(k)
                 .map(|(model, cell)| (model, cell.as_ref().map(Cow::Borrowed))),
+        }
+    }
+
+    /// The model of candidate `k` (no cell made).
+    pub fn model_at(&self, k: usize) -> Option<&'a Name> {
+        match self.source {
+            Some((s, row)) => s.model(row, k),
+            None => self.owned.get_index(k).map(|(model, _)| model),
+        }
+    }
+
+    /// What the metrics read of candidate `k` (`None` past the row or for a null cell).
+    pub fn parts(&self, k: usize) -> Option<CellParts<'a>> {
+        match self.source {
+            Some((s, row)) => s.parts(row, k),
+            None => self.owned.get_index(k)?.1.as_ref().map(CellParts::of),
+        }
+    }
+
+    /// The place of `model` among the candidates, looked for at place `near` first (where it
+    /// is when every row lists the models in the same order).
+    pub fn position_near(&self, near: usize, model: &str) -> Option<usize> {
+        match self.model_at(near) {
+            Some(m) if **m == *model => Some(near),
+            _ => self.position(model),
         }
     }
 

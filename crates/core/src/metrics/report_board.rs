@@ -81,11 +81,17 @@ pub fn model_column(corpus: &Corpus, index: usize, loss: LossRule) -> ModelColum
     let cells = (0..corpus.results.len())
         .map(|r| {
             let row = corpus.row_cells(r);
-            let cell = match row.get_index(index) {
-                Some((k, c)) if **k == *model => c,
-                _ => row.get(model.as_str()),
-            };
-            cell.map(|c| CellFacts::from_cell(&c, loss))
+            let parts = row
+                .position_near(index, &model)
+                .and_then(|k| row.parts(k))?;
+            Some(CellFacts::from_parts(
+                parts.outcome.as_deref(),
+                parts.error,
+                parts.turns,
+                parts.n_sqls,
+                parts.usage.as_deref(),
+                loss,
+            ))
         })
         .collect();
     ModelColumn { model, cells }

@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 use super::V2Error;
 use super::schema::CELLS;
 use super::split::{ColumnData, SharedNames, merge_record};
-use crate::bundle::{Cell, Outcome, ResultScore, Usage, UsageCounts};
+use std::borrow::Cow;
+
+use crate::bundle::{Cell, CellParts, Outcome, ResultScore, Usage, UsageCounts};
 
 /// The entry of text chunk `chunk` of the cells of the corpus in `dir` (`corpora/<i>`).
 pub fn cell_text_path(dir: &str, chunk: u32) -> String {
@@ -76,25 +78,41 @@ impl CellColumns {
         }
     }
 
-    fn str(&self, columns: &[ColumnData], name: usize, i: usize) -> Option<String> {
-        self.col(columns, name)
-            .and_then(|c| c.str_at(i))
-            .map(str::to_owned)
-    }
-
     /// Row `i` as a cell of its columns alone (what the JSON of its `take` columns reads
     /// into, built directly: a light read of `large` spent most of its time in that JSON),
     /// and the number of its SQL statements.
     pub(super) fn cell(&self, columns: &[ColumnData], i: usize) -> Result<(Cell, usize), String> {
+        let parts = self.parts(columns, i)?;
+        let latency = match self.col(columns, 2) {
+            Some(ColumnData::F64(v)) => v.get(i).filter(|f| f.is_finite()),
+            _ => None,
+        };
+        let cell = Cell {
+            turns: parts.turns,
+            latency,
+            result_score: parts.outcome.map(|o| ResultScore {
+                outcome: Some(o.into_owned()),
+                ..ResultScore::default()
+            }),
+            error: parts.error.map(str::to_owned),
+            served_model: self.col(columns, 4).and_then(|c| self.served.get(c, i)),
+            usage: parts.usage.map(Cow::into_owned),
+            ..Cell::default()
+        };
+        Ok((cell, parts.n_sqls))
+    }
+
+    /// What the metrics read of row `i` ([`CellParts`]), without making its cell.
+    pub(super) fn parts<'c>(
+        &self,
+        columns: &'c [ColumnData],
+        i: usize,
+    ) -> Result<CellParts<'c>, String> {
         let turns = match self.u64(columns, 1, i) {
             Some(t) => {
                 Some(u32::try_from(t).map_err(|_| format!("turns: {t} is larger than a u32"))?)
             }
             None => None,
-        };
-        let latency = match self.col(columns, 2) {
-            Some(ColumnData::F64(v)) => v.get(i).filter(|f| f.is_finite()),
-            _ => None,
         };
         let u = |k: usize| self.u64(columns, 6 + k, i);
         let usage = Usage::from(UsageCounts {
@@ -107,20 +125,17 @@ impl CellColumns {
             api_calls: u(6),
             calls_missing_usage: u(7),
         });
-        let cell = Cell {
-            turns,
-            latency,
-            result_score: self.str(columns, 0, i).map(|o| ResultScore {
-                outcome: Some(Outcome::from_str_lossless(&o)),
-                ..ResultScore::default()
-            }),
-            error: self.str(columns, 3, i),
-            served_model: self.col(columns, 4).and_then(|c| self.served.get(c, i)),
-            usage: (usage != Usage::default()).then_some(usage),
-            ..Cell::default()
-        };
         let n_sqls = self.u64(columns, 5, i).unwrap_or(0);
-        Ok((cell, usize::try_from(n_sqls).unwrap_or(usize::MAX)))
+        Ok(CellParts {
+            outcome: self
+                .col(columns, 0)
+                .and_then(|c| c.str_at(i))
+                .map(|o| Cow::Owned(Outcome::from_str_lossless(o))),
+            error: self.col(columns, 3).and_then(|c| c.str_at(i)),
+            turns,
+            n_sqls: usize::try_from(n_sqls).unwrap_or(usize::MAX),
+            usage: (!usage.is_empty()).then_some(Cow::Owned(usage)),
+        })
     }
 }
 

@@ -12,7 +12,7 @@ use super::cell_text::CellColumns;
 use super::nullable::Numbers;
 use super::schema::CELLS;
 use super::split::ColumnData;
-use crate::bundle::{Cell, CellSource, Name, TextAt};
+use crate::bundle::{Cell, CellParts, CellSource, Name, TextAt};
 
 /// The cells table's columns the light cells are not made from (the judges' tallies and the
 /// number of votes are in the text record too); the row and model columns are kept as
@@ -233,6 +233,22 @@ impl CellSource for ColumnCells {
         // Made once already when read (`new`), so it cannot fail here.
         let cell = light_cell(&self.path, &self.columns, &self.at, i).ok();
         Some((name, cell))
+    }
+
+    fn model(&self, row: usize, k: usize) -> Option<&Name> {
+        (k < self.row_len(row)).then(|| &self.names[self.model[self.cell_index(row, k)] as usize])
+    }
+
+    fn parts(&self, row: usize, k: usize) -> Option<CellParts<'_>> {
+        if k >= self.row_len(row) {
+            return None;
+        }
+        let i = self.cell_index(row, k);
+        if is_null(&self.columns, i) {
+            return None;
+        }
+        // Read once already when made (`new`), so it cannot fail here.
+        self.at.parts(&self.columns, i).ok()
     }
 
     fn position(&self, row: usize, model: &str) -> Option<usize> {
