@@ -851,6 +851,21 @@ fn a_bundle_read_without_the_cells_text_has_the_same_metrics_and_each_cell_fills
     for loss in [LossRule::Excluded, LossRule::AsFail] {
         assert_eq!(boards(&light.body, loss), boards(&bundle.body, loss));
     }
+    // The matrix of every corpus, all rows, the same from cells made or held.
+    {
+        use runlens_core::metrics::matrix_view::{MatrixAnswerer, MatrixQuery};
+        for c in &bundle.body.corpora {
+            let q = MatrixQuery {
+                corpus: Some(c.name.clone()),
+                ..MatrixQuery::default()
+            };
+            let (mut a, mut b) = (MatrixAnswerer::default(), MatrixAnswerer::default());
+            assert_eq!(a.answer(&light.body, &q), b.answer(&bundle.body, &q));
+            let rows = a.page(&light.body, &q, 0, usize::MAX);
+            assert_eq!(rows.len(), c.results.len());
+            assert_eq!(rows, b.page(&bundle.body, &q, 0, usize::MAX));
+        }
+    }
     let dir = &manifest.corpora[0].dir;
     let (mut filled, mut with_sql) = (0, 0);
     let light_corpus = &light.body.corpora[0];

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::bundle::{BundleBody, Cell, Outcome};
+use crate::bundle::{BundleBody, Cell, CellParts, Outcome};
 use crate::metrics::cell_facts::is_turn_limited;
 use crate::metrics::failures_view::Labelled;
 pub use crate::overrides::Relabel;
@@ -56,16 +56,21 @@ impl Mark {
     /// A pass or tie stays one whatever its error says; any other outcome of a turn-limited
     /// run is [`Mark::TurnLimited`].
     pub fn of(cell: Option<&Cell>) -> Mark {
+        Mark::of_parts(cell.map(CellParts::of).as_ref())
+    }
+
+    /// [`Mark::of`] a cell from what the metrics read of it ([`CellParts`]).
+    pub fn of_parts(cell: Option<&CellParts<'_>>) -> Mark {
         let Some(cell) = cell else {
             return Mark::Missing;
         };
-        let outcome = cell.outcome();
+        let outcome = cell.outcome.as_deref();
         match outcome {
             Some(Outcome::Pass) => return Mark::Pass,
             Some(Outcome::Tie) => return Mark::Tie,
             _ => {}
         }
-        if is_turn_limited(cell.error.as_deref()) {
+        if is_turn_limited(cell.error) {
             return Mark::TurnLimited;
         }
         match outcome {
@@ -360,7 +365,11 @@ fn build(b: Labelled<'_>, q: &MatrixQuery) -> Built {
         let cells = corpus.row_cells(row);
         let marks: Vec<Mark> = models
             .iter()
-            .map(|m| Mark::of(cells.get(m).as_deref()))
+            .enumerate()
+            .map(|(c, m)| {
+                let k = cells.position_near(c, m);
+                Mark::of_parts(k.and_then(|k| cells.parts(k)).as_ref())
+            })
             .collect();
         if q.failures_only && !marks.iter().any(|m| m.is_failure()) {
             continue;
