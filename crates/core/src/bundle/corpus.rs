@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::row_cells::{LightCells, RowCells};
+use super::row_cells::{CellParts, LightCells, RowCells};
 use super::{Cell, FailureLabel, FmLabel, GateRow, Question, RankingRow, ResultRow};
 
 /// One corpus of a bundle.
@@ -78,6 +78,15 @@ impl Corpus {
                     cell,
                 })
             })
+        })
+    }
+
+    /// What the metrics read of every non-null cell ([`CellParts`]), row by row, without
+    /// making the cells of a light corpus.
+    pub fn cell_parts(&self) -> impl Iterator<Item = CellParts<'_>> {
+        (0..self.results.len()).flat_map(|i| {
+            let row = self.row_cells(i);
+            (0..row.len()).filter_map(move |k| row.parts(k))
         })
     }
 

@@ -108,10 +108,10 @@ pub fn board_section(
         .map(|i| model_column(corpus, i, loss))
         .collect();
     let from_errors = corpus
-        .cells()
-        .filter_map(|c| c.cell.error.as_deref().and_then(budget_from_error))
+        .cell_parts()
+        .filter_map(|c| c.error.and_then(budget_from_error))
         .max();
-    let max_turns = from_errors.or_else(|| corpus.cells().filter_map(|c| c.cell.turns).max());
+    let max_turns = from_errors.or_else(|| corpus.cell_parts().filter_map(|c| c.turns).max());
     let board = leaderboard(&columns);
     let entries = named(body, board.rows);
     let budgets: Vec<u32> = (1..=max_turns.unwrap_or(0)).collect();

@@ -82,8 +82,9 @@ impl ColumnCells {
                 Some(&c) => c,
                 None => {
                     let c = n32(names.len())?;
-                    names.push(Name::from(name));
-                    code_of.insert(Name::from(name), c);
+                    let name = Name::from(name);
+                    code_of.insert(Name::clone(&name), c);
+                    names.push(name);
                     c
                 }
             };
@@ -179,7 +180,7 @@ fn is_null(columns: &[ColumnData], i: usize) -> bool {
 
 /// Row `i` of the cells table at `path` as a cell of its columns alone, with where its
 /// record is (none for an empty record: the columns are the whole cell).
-pub(super) fn light_cell(
+fn light_cell(
     path: &str,
     columns: &[ColumnData],
     at: &CellColumns,
