@@ -359,24 +359,36 @@ async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
     );
 }
 
+/// A light sub-mode bar chart titled `title` with one bar of `value` failed cells per
+/// `(label, value)`, as the chart tests draw it.
+fn sub_mode_bars(title: &str, bars: &[(&str, usize)]) -> runlens_web::components::AnyChart {
+    use runlens_charts::{HBar, HBarChart, Palette, Theme};
+    runlens_web::components::AnyChart::HBars(HBarChart {
+        title: title.into(),
+        x_desc: "failed cells".into(),
+        bars: bars
+            .iter()
+            .map(|&(label, value)| HBar {
+                label: label.into(),
+                value,
+                color: Palette::OTHER,
+            })
+            .collect(),
+        legend: (String::new(), Vec::new()),
+        label_width: 120,
+        theme: Theme::LIGHT,
+    })
+}
+
 /// #17, layout: a chart is drawn for its container's width (at most its own width): in a
 /// 400 px box the canvas is 398 px wide (less its borders), in a wide one at most 1,600.
 #[wasm_bindgen_test]
 async fn a_chart_is_drawn_for_the_width_of_its_container() {
-    use runlens_charts::{HBar, HBarChart, Palette, Theme};
-    use runlens_web::components::{AnyChart, ChartCanvas};
-    let chart = AnyChart::HBars(HBarChart {
-        title: "Sub-modes of a long corpus name that wraps on a narrow chart".into(),
-        x_desc: "failed cells".into(),
-        bars: vec![HBar {
-            label: "wrong_join".into(),
-            value: 3,
-            color: Palette::OTHER,
-        }],
-        legend: (String::new(), Vec::new()),
-        label_width: 120,
-        theme: Theme::LIGHT,
-    });
+    use runlens_web::components::ChartCanvas;
+    let chart = sub_mode_bars(
+        "Sub-modes of a long corpus name that wraps on a narrow chart",
+        &[("wrong_join", 3)],
+    );
     let width_in = |px: u32| {
         let chart = chart.clone();
         async move {
@@ -410,20 +422,8 @@ async fn a_chart_is_drawn_for_the_width_of_its_container() {
 /// keeps its backing store until the browser collects it): drawn 398 × 420, then 0 × 0.
 #[wasm_bindgen_test]
 async fn a_chart_that_leaves_the_page_empties_its_canvas() {
-    use runlens_charts::{HBar, HBarChart, Palette, Theme};
-    use runlens_web::components::{AnyChart, ChartCanvas};
-    let chart = AnyChart::HBars(HBarChart {
-        title: "Sub-modes".into(),
-        x_desc: "failed cells".into(),
-        bars: vec![HBar {
-            label: "wrong_join".into(),
-            value: 3,
-            color: Palette::OTHER,
-        }],
-        legend: (String::new(), Vec::new()),
-        label_width: 120,
-        theme: Theme::LIGHT,
-    });
+    use runlens_web::components::ChartCanvas;
+    let chart = sub_mode_bars("Sub-modes", &[("wrong_join", 3)]);
     let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
     host.set_attribute("style", "width:400px").unwrap();
     document().body().unwrap().append_child(&host).unwrap();
@@ -448,27 +448,8 @@ async fn a_chart_that_leaves_the_page_empties_its_canvas() {
 /// bars and after leaving the chart, nothing.
 #[wasm_bindgen_test]
 async fn hovering_a_bar_reads_out_its_value() {
-    use runlens_charts::{HBar, HBarChart, Palette, Theme};
-    use runlens_web::components::{AnyChart, ChartCanvas};
-    let chart = AnyChart::HBars(HBarChart {
-        title: "Sub-modes".into(),
-        x_desc: "failed cells".into(),
-        bars: vec![
-            HBar {
-                label: "wrong_join".into(),
-                value: 3,
-                color: Palette::OTHER,
-            },
-            HBar {
-                label: "tool_loop".into(),
-                value: 7,
-                color: Palette::OTHER,
-            },
-        ],
-        legend: (String::new(), Vec::new()),
-        label_width: 120,
-        theme: Theme::LIGHT,
-    });
+    use runlens_web::components::ChartCanvas;
+    let chart = sub_mode_bars("Sub-modes", &[("wrong_join", 3), ("tool_loop", 7)]);
     let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
     host.set_attribute("style", "width:722px").unwrap();
     document().body().unwrap().append_child(&host).unwrap();
@@ -528,20 +509,9 @@ async fn hovering_a_bar_reads_out_its_value() {
 /// out as shown (the same layout, in CSS pixels) and every mark at twice the pixels.
 #[wasm_bindgen_test]
 fn a_png_is_the_chart_drawn_at_twice_the_pixels() {
-    use runlens_charts::{AnyLayout, HBar, HBarChart, Palette, Theme};
-    use runlens_web::components::{AnyChart, render_scaled};
-    let chart = AnyChart::HBars(HBarChart {
-        title: "Sub-modes".into(),
-        x_desc: "failed cells".into(),
-        bars: vec![HBar {
-            label: "wrong_join".into(),
-            value: 3,
-            color: Palette::OTHER,
-        }],
-        legend: (String::new(), Vec::new()),
-        label_width: 120,
-        theme: Theme::LIGHT,
-    });
+    use runlens_charts::{AnyLayout, Palette};
+    use runlens_web::components::render_scaled;
+    let chart = sub_mode_bars("Sub-modes", &[("wrong_join", 3)]);
     let caption = "runlens · bundle 0123456789ab · a caption long enough to wrap onto a second line at this width";
     let (one, at_one) = render_scaled(&chart, caption, (400, 300), 1).unwrap();
     let (two, at_two) = render_scaled(&chart, caption, (400, 300), 2).unwrap();
