@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use crate::sample_files::{NATIVE_BOARD, NATIVE_DEV, SAMPLE};
 use leptos::prelude::*;
-use runlens_core::bundle::{Bundle, BundleBody, Corpus, GateRow, ModelInfo, Outcome, Provenance};
+use runlens_core::bundle::{
+    Bundle, BundleBody, Corpus, GateFacts, GateRow, ModelInfo, Outcome, Provenance,
+};
 use runlens_core::metrics::gate::gate_group;
 use runlens_web::data::decode_bundle;
 use runlens_web::pages::GateView;
@@ -140,10 +142,11 @@ async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
     }
     assert_eq!(root.get_attribute("data-ci-ready").as_deref(), Some("true"));
     let b = bundle();
-    let rows: Vec<&GateRow> = b.body.corpora[0]
+    let rows: Vec<GateFacts> = b.body.corpora[0]
         .gate_rows
         .iter()
         .filter(|r| r.model == "m-a")
+        .map(GateFacts::of)
         .collect();
     let ci = gate_group("m-a", &rows, 10_000, 42).net_ci.unwrap();
     let row_text = h
@@ -156,7 +159,11 @@ async fn hand_made_rows_give_exact_counts_and_a_model_lists_its_fired_cells() {
     let shown = format!("+25.00 pp [{:+.2}, {:+.2}]", 100.0 * ci.lo, 100.0 * ci.hi);
     assert!(row_text.contains(&shown), "{row_text} lacks {shown}");
     // The headline: the pooled row's net with its interval (6 cells, 4 fired, 2/6 → 4/6).
-    let all: Vec<&GateRow> = b.body.corpora[0].gate_rows.iter().collect();
+    let all: Vec<GateFacts> = b.body.corpora[0]
+        .gate_rows
+        .iter()
+        .map(GateFacts::of)
+        .collect();
     let all_ci = gate_group("(all)", &all, 10_000, 42).net_ci.unwrap();
     let verdict = if all_ci.lo > 0.0 {
         "the interval is above zero"

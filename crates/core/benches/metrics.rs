@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use runlens_core::bundle::{GateRow, LossRule, Outcome, Usage, UsageCounts};
+use runlens_core::bundle::{GateRow, GateRows, LossRule, Outcome, Usage, UsageCounts};
 use runlens_core::metrics::bootstrap::SplitMix64;
 use runlens_core::metrics::cell_facts::{CellFacts, TokenFacts};
 use runlens_core::metrics::curves::{
@@ -153,7 +153,7 @@ fn bench(c: &mut Criterion) {
     let mut slow = c.benchmark_group("gate");
     slow.sample_size(10);
     slow.bench_function("gate_bootstrap_b10000_20000rows_40m", |b| {
-        b.iter(|| black_box(gate_analysis(&input.gate_rows, 10_000, 42)))
+        b.iter(|| black_box(gate_analysis(GateRows::held(&input.gate_rows), 10_000, 42)))
     });
     slow.finish();
 }

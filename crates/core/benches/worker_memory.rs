@@ -137,7 +137,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             mb(size_of_drop(corpus.rankings)),
             mb(size_of_drop(corpus.failure_labels)),
             mb(size_of_drop(corpus.fm_labels)),
-            mb(size_of_drop(corpus.gate_rows)),
+            mb(size_of_drop((corpus.gate_rows, corpus.light_gate))),
             mb(size_of_drop(corpus.board_manifest)),
         );
     }

@@ -54,7 +54,7 @@ impl List {
             List::Rankings => c.rankings.len(),
             List::FailureLabels => c.failure_labels.len(),
             List::FmLabels => c.fm_labels.len(),
-            List::GateRows => c.gate_rows.len(),
+            List::GateRows => c.gate().len(),
         }
     }
 
@@ -71,7 +71,11 @@ impl List {
             List::Rankings => put(&c.rankings, i, out),
             List::FailureLabels => put(&c.failure_labels, i, out),
             List::FmLabels => put(&c.fm_labels, i, out),
-            List::GateRows => put(&c.gate_rows, i, out),
+            List::GateRows => {
+                if let Some(row) = c.gate().get(i) {
+                    let _ = serde_json::to_writer(&mut *out, &row);
+                }
+            }
         }
     }
 }

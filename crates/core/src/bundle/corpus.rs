@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::gate_rows::{GateRows, LightGate};
 use super::row_cells::{CellParts, LightCells, RowCells};
 use super::{Cell, FailureLabel, FmLabel, GateRow, Question, RankingRow, ResultRow};
 
@@ -47,6 +48,10 @@ pub struct Corpus {
     /// [`Corpus::row_cells`], which looks in the right place. Never written.
     #[serde(skip)]
     pub light_cells: LightCells,
+    /// Where the gate rows are when `gate_rows` does not hold them (a v2 bundle read light:
+    /// `gate_rows` is then empty). Read gate rows through [`Corpus::gate`]. Never written.
+    #[serde(skip)]
+    pub light_gate: LightGate,
 }
 
 /// One non-null cell with its keys (borrowed from its row, or made by the corpus's
@@ -88,6 +93,11 @@ impl Corpus {
             let row = self.row_cells(i);
             (0..row.len()).filter_map(move |k| row.parts(k))
         })
+    }
+
+    /// The gate rows, held or made ([`LightGate`]).
+    pub fn gate(&self) -> GateRows<'_> {
+        GateRows::new(&self.gate_rows, self.light_gate.source())
     }
 
     /// The candidates of `results[row]` (none past the last row).

@@ -48,7 +48,7 @@ impl BundleBody {
             s.failure_labels += c.failure_labels.len();
             s.fm_labels += c.fm_labels.len();
             s.rankings += c.rankings.len();
-            s.gate_rows += c.gate_rows.len();
+            s.gate_rows += c.gate().len();
         }
         s
     }

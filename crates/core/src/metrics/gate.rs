@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use super::bootstrap::{BootstrapCi, paired_bootstrap_ci};
-use crate::bundle::{GateRow, Outcome};
+use crate::bundle::{GateFacts, GateRows};
 
 /// Baseline turns at or above which a cell counts as over-exploring.
 pub const OVER_EXPLORING_TURNS: u32 = 10;
@@ -56,45 +56,19 @@ pub struct GateCounts {
     pub output_token_delta_fired: Option<f64>,
 }
 
-fn is_pass(o: Option<&Outcome>) -> bool {
-    matches!(o, Some(Outcome::Pass))
-}
-
-fn recoverable(o: Option<&Outcome>) -> bool {
-    matches!(o, Some(Outcome::Fail | Outcome::Loss | Outcome::Tie))
-}
-
-fn fired(row: &GateRow) -> bool {
-    row.fired.is_some_and(|f| f >= 1)
-}
-
-fn chain(row: &GateRow) -> bool {
-    let (Some(now), Some(note)) = (&row.missed_now_queried, &row.note_covered_missed) else {
-        return false;
-    };
-    row.missed_gold.as_ref().is_some_and(|m| !m.is_empty()) && now.iter().any(|t| note.contains(t))
-}
-
 /// Per-row paired differences: strict pass, turns (fired rows), output tokens (fired rows).
-pub fn gate_diffs(rows: &[&GateRow]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+pub fn gate_diffs(rows: &[GateFacts]) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
     let pass = rows
         .iter()
-        .map(|r| {
-            f64::from(u8::from(is_pass(r.gated_outcome.as_ref())))
-                - f64::from(u8::from(is_pass(r.baseline_outcome.as_ref())))
-        })
+        .map(|r| f64::from(u8::from(r.gated.pass)) - f64::from(u8::from(r.baseline.pass)))
         .collect();
-    let fired_rows = rows.iter().filter(|r| fired(r));
+    let fired_rows = rows.iter().filter(|r| r.fired);
     let turns = fired_rows
         .clone()
-        .filter_map(|r| Some(f64::from(r.gated_turns?) - f64::from(r.baseline_turns?)))
+        .filter_map(|r| Some(f64::from(r.gated.turns?) - f64::from(r.baseline.turns?)))
         .collect();
     let tokens = fired_rows
-        .filter_map(|r| {
-            let g = r.gated_usage.as_ref()?.completion_tokens()?;
-            let b = r.baseline_usage.as_ref()?.completion_tokens()?;
-            Some(g as f64 - b as f64)
-        })
+        .filter_map(|r| Some(r.gated.output_tokens? as f64 - r.baseline.output_tokens? as f64))
         .collect();
     (pass, turns, tokens)
 }
@@ -104,21 +78,20 @@ fn mean(v: &[f64]) -> Option<f64> {
 }
 
 /// Counts for one group of rows. Example: one row fail → pass, fired: recovered 1, net 1.
-pub fn gate_counts(rows: &[&GateRow]) -> GateCounts {
+pub fn gate_counts(rows: &[GateFacts]) -> GateCounts {
     let n = rows.len();
     let rate = |k: usize| if n == 0 { 0.0 } else { k as f64 / n as f64 };
-    let count = |f: &dyn Fn(&GateRow) -> bool| rows.iter().filter(|r| f(r)).count();
-    let rec =
-        |r: &GateRow| recoverable(r.baseline_outcome.as_ref()) && is_pass(r.gated_outcome.as_ref());
-    let reg =
-        |r: &GateRow| is_pass(r.baseline_outcome.as_ref()) && recoverable(r.gated_outcome.as_ref());
+    let count = |f: &dyn Fn(&GateFacts) -> bool| rows.iter().filter(|r| f(r)).count();
+    let rec = |r: &GateFacts| r.baseline.recoverable && r.gated.pass;
+    let reg = |r: &GateFacts| r.baseline.pass && r.gated.recoverable;
     let (_, turns, tokens) = gate_diffs(rows);
-    let baseline_pass = count(&|r| is_pass(r.baseline_outcome.as_ref()));
-    let gated_pass = count(&|r| is_pass(r.gated_outcome.as_ref()));
+    let baseline_pass = count(&|r| r.baseline.pass);
+    let gated_pass = count(&|r| r.gated.pass);
+    let fired = count(&|r| r.fired);
     GateCounts {
         cells: n,
-        fired: count(&fired),
-        fired_share: rate(count(&fired)),
+        fired,
+        fired_share: rate(fired),
         baseline_pass,
         gated_pass,
         baseline_rate: rate(baseline_pass),
@@ -126,21 +99,13 @@ pub fn gate_counts(rows: &[&GateRow]) -> GateCounts {
         net: rate(gated_pass) - rate(baseline_pass),
         recovered: count(&rec),
         regressed: count(&reg),
-        recovered_fired: count(&|r| fired(r) && rec(r)),
-        regressed_fired: count(&|r| fired(r) && reg(r)),
-        recovered_plot_rule: count(&|r| {
-            !is_pass(r.baseline_outcome.as_ref()) && is_pass(r.gated_outcome.as_ref())
-        }),
-        regressed_plot_rule: count(&|r| {
-            is_pass(r.baseline_outcome.as_ref()) && !is_pass(r.gated_outcome.as_ref())
-        }),
-        drift: count(&|r| {
-            r.recorded_baseline
-                .as_ref()
-                .is_some_and(|rb| Some(rb) != r.baseline_outcome.as_ref())
-        }),
-        chain: count(&chain),
-        chain_recovered: count(&|r| chain(r) && rec(r)),
+        recovered_fired: count(&|r| r.fired && rec(r)),
+        regressed_fired: count(&|r| r.fired && reg(r)),
+        recovered_plot_rule: count(&|r| !r.baseline.pass && r.gated.pass),
+        regressed_plot_rule: count(&|r| r.baseline.pass && !r.gated.pass),
+        drift: count(&|r| r.drift),
+        chain: count(&|r| r.chain),
+        chain_recovered: count(&|r| r.chain && rec(r)),
         turn_delta_fired: mean(&turns),
         output_token_delta_fired: mean(&tokens),
     }
@@ -170,10 +135,10 @@ pub struct GateGroup {
 pub const ALL: &str = "(all)";
 
 /// One group's counts and over-exploring split, without intervals (`*_ci` are `None`).
-pub fn gate_group_counts(model: &str, rows: &[&GateRow]) -> GateGroup {
-    let (over, rest): (Vec<&GateRow>, Vec<&GateRow>) = rows
+pub fn gate_group_counts(model: &str, rows: &[GateFacts]) -> GateGroup {
+    let (over, rest): (Vec<GateFacts>, Vec<GateFacts>) = rows
         .iter()
-        .partition(|r| r.baseline_turns.is_some_and(|t| t >= OVER_EXPLORING_TURNS));
+        .partition(|r| r.baseline.turns.is_some_and(|t| t >= OVER_EXPLORING_TURNS));
     GateGroup {
         model: model.to_string(),
         counts: gate_counts(rows),
@@ -186,7 +151,7 @@ pub fn gate_group_counts(model: &str, rows: &[&GateRow]) -> GateGroup {
 }
 
 /// Analyses one group (see [`GateCounts`]); the three intervals share `seed`.
-pub fn gate_group(model: &str, rows: &[&GateRow], resamples: usize, seed: u64) -> GateGroup {
+pub fn gate_group(model: &str, rows: &[GateFacts], resamples: usize, seed: u64) -> GateGroup {
     let (pass, turns, tokens) = gate_diffs(rows);
     GateGroup {
         net_ci: paired_bootstrap_ci(&pass, resamples, seed),
@@ -196,19 +161,24 @@ pub fn gate_group(model: &str, rows: &[&GateRow], resamples: usize, seed: u64) -
     }
 }
 
-/// The rows of each model (first-seen order), then every row as [`ALL`].
-fn groups(rows: &[GateRow]) -> Vec<(&str, Vec<&GateRow>)> {
-    let mut by: IndexMap<&str, Vec<&GateRow>> = IndexMap::new();
-    for r in rows {
-        by.entry(r.model.as_str()).or_default().push(r);
+/// The facts of each model's rows (first-seen order), then of every row as [`ALL`].
+fn groups(rows: GateRows<'_>) -> Vec<(&str, Vec<GateFacts>)> {
+    let mut by: IndexMap<&str, Vec<GateFacts>> = IndexMap::new();
+    let mut all = Vec::with_capacity(rows.len());
+    for i in 0..rows.len() {
+        let (Some(model), Some(facts)) = (rows.model(i), rows.facts(i)) else {
+            continue;
+        };
+        by.entry(model).or_default().push(facts);
+        all.push(facts);
     }
-    let mut out: Vec<(&str, Vec<&GateRow>)> = by.into_iter().collect();
-    out.push((ALL, rows.iter().collect()));
+    let mut out: Vec<(&str, Vec<GateFacts>)> = by.into_iter().collect();
+    out.push((ALL, all));
     out
 }
 
 /// Per-model groups (first-seen order) followed by the pooled `"(all)"` group.
-pub fn gate_analysis(rows: &[GateRow], resamples: usize, seed: u64) -> Vec<GateGroup> {
+pub fn gate_analysis(rows: GateRows<'_>, resamples: usize, seed: u64) -> Vec<GateGroup> {
     groups(rows)
         .iter()
         .map(|(m, rs)| gate_group(m, rs, resamples, seed))
@@ -216,7 +186,7 @@ pub fn gate_analysis(rows: &[GateRow], resamples: usize, seed: u64) -> Vec<GateG
 }
 
 /// [`gate_analysis`]'s groups with counts only (no bootstrap: fast on any run).
-pub fn gate_counts_analysis(rows: &[GateRow]) -> Vec<GateGroup> {
+pub fn gate_counts_analysis(rows: GateRows<'_>) -> Vec<GateGroup> {
     groups(rows)
         .iter()
         .map(|(m, rs)| gate_group_counts(m, rs))

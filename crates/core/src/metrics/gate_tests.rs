@@ -4,7 +4,7 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
-use crate::bundle::{Usage, UsageCounts};
+use crate::bundle::{GateRow, Outcome, Usage, UsageCounts};
 
 fn row(model: &str, base: &str, gated: &str, fired: u32) -> GateRow {
     GateRow {
@@ -34,7 +34,7 @@ fn summary_and_plot_rules_differ_on_error_rows() {
         row("m", "pass", "error", 0),
         row("m", "pass", "pass", 1),
     ];
-    let refs: Vec<&GateRow> = rows.iter().collect();
+    let refs: Vec<GateFacts> = rows.iter().map(GateFacts::of).collect();
     let c = gate_counts(&refs);
     assert_eq!((c.cells, c.fired), (6, 4));
     assert_eq!(c.fired_share, 4.0 / 6.0);
@@ -62,7 +62,7 @@ fn chain_drift_and_fired_deltas() {
     let mut c = row("m", "fail", "fail", 0);
     (c.baseline_turns, c.gated_turns) = (Some(3), Some(30));
     let rows = [a, b, c];
-    let refs: Vec<&GateRow> = rows.iter().collect();
+    let refs: Vec<GateFacts> = rows.iter().map(GateFacts::of).collect();
     let g = gate_counts(&refs);
     assert_eq!((g.chain, g.chain_recovered, g.drift), (1, 1, 1));
     assert_eq!(g.turn_delta_fired, Some(((6.0 - 12.0) + (8.0 - 4.0)) / 2.0)); // unfired c excluded
@@ -80,7 +80,7 @@ fn analysis_groups_by_model_then_pooled() {
         row("a", "pass", "pass", 0),
         row("b", "pass", "pass", 0),
     ];
-    let groups = gate_analysis(&rows, 100, 1);
+    let groups = gate_analysis(GateRows::held(&rows), 100, 1);
     let names: Vec<&str> = groups.iter().map(|g| g.model.as_str()).collect();
     assert_eq!(names, vec!["b", "a", "(all)"]);
     assert_eq!(groups[2].counts.cells, 3);

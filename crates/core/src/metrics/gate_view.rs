@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::bootstrap::{DEFAULT_RESAMPLES, DEFAULT_SEED};
 use super::gate::{GateGroup, gate_analysis, gate_counts_analysis};
-use crate::bundle::{BundleBody, Corpus, GateRow};
+use crate::bundle::{BundleBody, Corpus, GateRow, GateRows};
 
 pub use super::gate::ALL;
 
@@ -36,9 +36,10 @@ pub struct GateAnswer {
 }
 
 /// The fired rows (`fired ≥ 1`) of `model` in `rows`, in file order.
-pub fn fired_rows<'a>(rows: &'a [GateRow], model: &str) -> Vec<&'a GateRow> {
-    rows.iter()
-        .filter(|r| r.model == model && r.fired.is_some_and(|f| f >= 1))
+pub fn fired_rows(rows: GateRows<'_>, model: &str) -> Vec<GateRow> {
+    (0..rows.len())
+        .filter(|&i| rows.model(i) == Some(model) && rows.facts(i).is_some_and(|f| f.fired))
+        .filter_map(|i| rows.get(i).map(std::borrow::Cow::into_owned))
         .collect()
 }
 
@@ -46,7 +47,7 @@ pub fn fired_rows<'a>(rows: &'a [GateRow], model: &str) -> Vec<&'a GateRow> {
 fn with_rows<'a>(body: &'a BundleBody, name: &str) -> Option<&'a Corpus> {
     body.corpora
         .iter()
-        .find(|c| c.name == name && !c.gate_rows.is_empty())
+        .find(|c| c.name == name && !c.gate().is_empty())
 }
 
 /// Answers gate queries on one bundle, keeping each corpus's intervals (the bootstrap) once
@@ -62,7 +63,7 @@ impl GateAnswerer {
         let names: Vec<String> = body
             .corpora
             .iter()
-            .filter(|c| !c.gate_rows.is_empty())
+            .filter(|c| !c.gate().is_empty())
             .map(|c| c.name.clone())
             .collect();
         let shown = q
@@ -75,11 +76,11 @@ impl GateAnswerer {
             Some(c) if q.intervals => self
                 .full
                 .entry(shown.clone())
-                .or_insert_with(|| gate_analysis(&c.gate_rows, DEFAULT_RESAMPLES, DEFAULT_SEED))
+                .or_insert_with(|| gate_analysis(c.gate(), DEFAULT_RESAMPLES, DEFAULT_SEED))
                 .clone(),
             Some(c) => match self.full.get(&shown) {
                 Some(full) => full.clone(),
-                None => gate_counts_analysis(&c.gate_rows),
+                None => gate_counts_analysis(c.gate()),
             },
         };
         GateAnswer {
@@ -93,12 +94,7 @@ impl GateAnswerer {
 /// The fired rows of `model` in corpus `corpus` (empty when it has none).
 pub fn fired(body: &BundleBody, corpus: &str, model: &str) -> Vec<GateRow> {
     with_rows(body, corpus)
-        .map(|c| {
-            fired_rows(&c.gate_rows, model)
-                .into_iter()
-                .cloned()
-                .collect()
-        })
+        .map(|c| fired_rows(c.gate(), model))
         .unwrap_or_default()
 }
 

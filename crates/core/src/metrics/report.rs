@@ -46,7 +46,7 @@ pub fn metrics_report(
         leaderboard,
         board,
         gate: gate_analysis(
-            &corpus.gate_rows,
+            corpus.gate(),
             options.bootstrap_resamples,
             options.bootstrap_seed,
         ),

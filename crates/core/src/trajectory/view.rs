@@ -76,11 +76,12 @@ impl OpenedCell {
                 .iter()
                 .find(|l| l.trace_id == trace && l.model == model)
                 .cloned(),
-            gate: c
-                .gate_rows
-                .iter()
-                .find(|g| g.trace_id == trace && g.model == model)
-                .cloned(),
+            gate: {
+                let rows = c.gate();
+                rows.position(trace, model)
+                    .and_then(|i| rows.get(i))
+                    .map(std::borrow::Cow::into_owned)
+            },
         })
     }
 }

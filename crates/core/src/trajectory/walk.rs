@@ -199,12 +199,14 @@ pub fn walk_list(b: Labelled<'_>, corpus: &str, from: &WalkFrom) -> Vec<CellId> 
         }
         Some("gate") => {
             let model = from.gate_model.as_deref().unwrap_or_default();
-            for g in &corpus.gate_rows {
-                if g.model == model
-                    && g.fired.unwrap_or(0) > 0
-                    && seen.insert((&g.model, &g.trace_id))
-                {
-                    out.push(id(&g.model, &g.trace_id));
+            let rows = corpus.gate();
+            for i in 0..rows.len() {
+                let (Some(m), Some(t), Some(f)) = (rows.model(i), rows.trace_id(i), rows.facts(i))
+                else {
+                    continue;
+                };
+                if m == model && f.fired && seen.insert((m, t)) {
+                    out.push(id(m, t));
                 }
             }
         }

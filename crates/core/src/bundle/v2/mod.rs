@@ -21,6 +21,7 @@ pub mod codec;
 pub mod facts;
 pub(crate) mod layout;
 mod light_cells;
+mod light_gate;
 pub mod nullable;
 pub mod packed;
 mod read;

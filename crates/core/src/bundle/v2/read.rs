@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use super::codec::{DecodeError, decode_plain};
 use super::layout::LAYOUT;
 use super::light_cells::ColumnCells;
+use super::light_gate::ColumnGate;
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
 };
@@ -22,7 +23,9 @@ use super::typed_rows::{FromColumns, typed_row};
 use super::write::stored_columns;
 use super::{CorpusInfo, EntryInfo, FORMAT_V2, MANIFEST, Manifest, SCHEMA_PROMPT, V2Error};
 use crate::bundle::codec::hex;
-use crate::bundle::{Bundle, BundleBody, Cell, Corpus, LightCells, Name, Question, ResultRow};
+use crate::bundle::{
+    Bundle, BundleBody, Cell, Corpus, LightCells, LightGate, Name, Question, ResultRow,
+};
 
 /// Where entries come from (a directory, a zip, a browser's fetches).
 pub trait EntrySource {
@@ -356,7 +359,7 @@ impl Loaded {
 
 /// Row `i`'s text record in `chunks`, where the last three of `columns` say (empty when it
 /// has none); `path` names the table in errors.
-fn record_in<'c>(
+pub(super) fn record_in<'c>(
     path: &str,
     columns: &[ColumnData],
     chunks: &'c [Vec<u8>],
@@ -456,6 +459,7 @@ fn read_corpus(
         failure_labels: early.failure_labels,
         fm_labels: early.fm_labels,
         gate_rows: early.gate_rows,
+        light_gate: early.light_gate,
         board_manifest: if info.board_manifest {
             Some(json_entry(files, &format!("{dir}/board_manifest.json"))?)
         } else {
@@ -571,6 +575,20 @@ fn early_corpus(
             q.annotators = None;
         }
     }
+    let gate = Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?;
+    let (gate_rows, light_gate) = if light {
+        let Loaded {
+            path,
+            columns,
+            rows,
+            chunks,
+            ..
+        } = gate;
+        let light = ColumnGate::new(path, columns, rows, chunks)?;
+        (Vec::new(), LightGate::new(Arc::new(light)))
+    } else {
+        (gate.typed_moved()?, LightGate::default())
+    };
     Ok(Corpus {
         name: info.name.clone(),
         models: info.models.clone(),
@@ -579,7 +597,8 @@ fn early_corpus(
         failure_labels: Loaded::load(files, dir, FAILURE_LABELS, rows("failure_labels"))?
             .typed_moved()?,
         fm_labels: Loaded::load(files, dir, FM_LABELS, rows("fm_labels"))?.typed_moved()?,
-        gate_rows: Loaded::load(files, dir, GATE_ROWS, rows("gate_rows"))?.typed_moved()?,
+        gate_rows,
+        light_gate,
         ..Corpus::default()
     })
 }

@@ -166,6 +166,23 @@ impl ColumnData {
         self.len() == 0
     }
 
+    /// Row `i` alone: a column of one row (a dictionary column's string copied out; a row
+    /// past the end has no value).
+    pub fn one_row(&self, i: usize) -> ColumnData {
+        match self {
+            ColumnData::U64(v) => {
+                let mut one = Numbers::default();
+                one.push(v.get(i));
+                ColumnData::U64(one)
+            }
+            ColumnData::F64(v) => ColumnData::F64([v.get(i)].into_iter().collect()),
+            ColumnData::Bool(v) => ColumnData::Bool(vec![v.get(i).copied().flatten()]),
+            ColumnData::Str(v) => ColumnData::Str(vec![v.get(i).cloned().flatten()]),
+            ColumnData::StrList(v) => ColumnData::StrList(vec![v.get(i).cloned().flatten()]),
+            ColumnData::Coded(c) => ColumnData::Str(vec![c.get(i).map(str::to_owned)]),
+        }
+    }
+
     /// Appends `value` if it fits this column's kind (`Len`: an array's length), else
     /// `None`; returns whether it fitted.
     fn push(&mut self, kind: Kind, value: Option<&Value>) -> bool {

@@ -76,7 +76,7 @@ impl Rows for BodyRows<'_> {
                 .iter()
                 .try_for_each(|r| each(Row::FailureLabel(r))),
             List::FmLabels => c.fm_labels.iter().try_for_each(|r| each(Row::FmLabel(r))),
-            List::GateRows => c.gate_rows.iter().try_for_each(|r| each(Row::Gate(r))),
+            List::GateRows => c.gate().iter().try_for_each(|r| each(Row::Gate(&r))),
         }
     }
 }

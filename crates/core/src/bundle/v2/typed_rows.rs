@@ -14,56 +14,74 @@ use super::schema::GATE_ROWS;
 use super::split::ColumnData;
 use crate::bundle::{FailureLabel, FmLabel, GateRow, Name, Outcome, Question, RankingRow, Usage};
 
-/// Row `i`'s values of a table's columns, moved out as they are read.
+/// A table's columns, their values moved out as they are read or copied.
+enum Columns<'a> {
+    Moved(&'a mut [ColumnData]),
+    Copied(&'a [ColumnData]),
+}
+
+/// Row `i`'s values of a table's columns, moved out or copied as they are read.
 pub(crate) struct RowColumns<'a> {
-    columns: &'a mut [ColumnData],
+    columns: Columns<'a>,
     i: usize,
 }
 
 impl<'a> RowColumns<'a> {
-    pub(crate) fn new(columns: &'a mut [ColumnData], i: usize) -> Self {
-        RowColumns { columns, i }
+    fn column(&self, at: usize) -> Option<&ColumnData> {
+        match &self.columns {
+            Columns::Moved(c) => c.get(at),
+            Columns::Copied(c) => c.get(at),
+        }
     }
 
-    /// The string at column `at`, moved out.
+    /// The string at column `at`, moved out (or copied).
     /// (A dictionary column's string is copied: its dictionary holds it once for every row.)
     fn text(&mut self, at: usize) -> Option<String> {
-        match self.columns.get_mut(at) {
-            Some(ColumnData::Str(v)) => v.get_mut(self.i).and_then(Option::take),
-            Some(c) => c.str_at(self.i).map(str::to_owned),
-            None => None,
+        let i = self.i;
+        match &mut self.columns {
+            Columns::Moved(c) => match c.get_mut(at) {
+                Some(ColumnData::Str(v)) => v.get_mut(i).and_then(Option::take),
+                Some(c) => c.str_at(i).map(str::to_owned),
+                None => None,
+            },
+            Columns::Copied(c) => c.get(at).and_then(|c| c.str_at(i)).map(str::to_owned),
         }
     }
 
     /// The string at column `at`, borrowed (a required field written before the record).
     pub(crate) fn text_ref(&self, at: usize) -> Option<&str> {
-        self.columns.get(at).and_then(|c| c.str_at(self.i))
+        self.column(at).and_then(|c| c.str_at(self.i))
     }
 
     /// The list at column `at`, moved out without the decoder's spare capacity (kept whole,
-    /// a ranking row's 710 names would hold up to twice their room).
+    /// a ranking row's 710 names would hold up to twice their room), or copied.
     fn list(&mut self, at: usize) -> Option<Vec<Name>> {
-        match self.columns.get_mut(at) {
-            Some(ColumnData::StrList(v)) => {
-                v.get_mut(self.i).and_then(Option::take).map(|mut l| {
+        let i = self.i;
+        match &mut self.columns {
+            Columns::Moved(c) => match c.get_mut(at) {
+                Some(ColumnData::StrList(v)) => v.get_mut(i).and_then(Option::take).map(|mut l| {
                     l.shrink_to_fit();
                     l
-                })
-            }
-            _ => None,
+                }),
+                _ => None,
+            },
+            Columns::Copied(c) => match c.get(at) {
+                Some(ColumnData::StrList(v)) => v.get(i).cloned().flatten(),
+                _ => None,
+            },
         }
     }
 
     fn u64(&self, at: usize) -> Option<u64> {
-        self.columns.get(at).and_then(|c| c.u64_at(self.i))
+        self.column(at).and_then(|c| c.u64_at(self.i))
     }
 
     fn f64(&self, at: usize) -> Option<f64> {
-        self.columns.get(at).and_then(|c| c.f64_at(self.i))
+        self.column(at).and_then(|c| c.f64_at(self.i))
     }
 
     fn bool(&self, at: usize) -> Option<bool> {
-        self.columns.get(at).and_then(|c| c.bool_at(self.i))
+        self.column(at).and_then(|c| c.bool_at(self.i))
     }
 
     fn outcome(&self, at: usize) -> Option<Outcome> {
@@ -114,7 +132,31 @@ pub(crate) fn typed_row<T: FromColumns>(
     i: usize,
     record: &[u8],
 ) -> Result<T, String> {
-    let mut row = RowColumns::new(columns, i);
+    typed_row_of(
+        RowColumns {
+            columns: Columns::Moved(columns),
+            i,
+        },
+        record,
+    )
+}
+
+/// [`typed_row`] with the column values copied, the columns left as they are.
+pub(crate) fn typed_row_copied<T: FromColumns>(
+    columns: &[ColumnData],
+    i: usize,
+    record: &[u8],
+) -> Result<T, String> {
+    typed_row_of(
+        RowColumns {
+            columns: Columns::Copied(columns),
+            i,
+        },
+        record,
+    )
+}
+
+fn typed_row_of<T: FromColumns>(mut row: RowColumns<'_>, record: &[u8]) -> Result<T, String> {
     let inner = record_inner(record)?;
     let mut json = Vec::with_capacity(inner.len() + 64);
     json.push(b'{');

@@ -76,7 +76,7 @@ fn with_intervals_the_groups_are_the_clis_and_are_kept() {
         corpus: Some("a".into()),
         intervals: true,
     };
-    let cli = gate_analysis(&body.corpora[1].gate_rows, DEFAULT_RESAMPLES, DEFAULT_SEED);
+    let cli = gate_analysis(body.corpora[1].gate(), DEFAULT_RESAMPLES, DEFAULT_SEED);
     assert_eq!(answerer.answer(&body, &q).groups, cli);
     assert!(cli[0].net_ci.is_some());
     // Counts asked for afterwards come with the intervals already computed.
