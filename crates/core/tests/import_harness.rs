@@ -113,8 +113,8 @@ fn jev_rows_attach_to_the_corpus_and_problems_become_warnings() {
     assert_eq!(ranked, ["q2", "q1"]);
     assert_eq!(corpus.rankings[0].extra["ndcg@10"], 1.0);
     assert_eq!(
-        corpus.rankings[0].scores.get("crm.dim_account"),
-        Some(&0.8812)
+        corpus.rankings[0].scores().get("crm.dim_account"),
+        Some(0.8812)
     );
     assert_eq!(corpus.failure_labels.len(), 2);
     assert_eq!(corpus.failure_labels[1].family_confidence, None);

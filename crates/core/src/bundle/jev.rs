@@ -5,12 +5,15 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+use super::scores::ScoresOf;
 use super::{Extra, Name, Outcome, Scores, Usage};
 
 /// One table-ranking row (§5.4). `ranked` is the whole universe in rank order and is
 /// authoritative (stored `scores` are rounded to 4 dp). The stored per-row metrics
 /// (`ndcg@10`, `recall@1`…`recall@10`) are kept in `extra` under their own names.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+/// Read the scores with [`RankingRow::scores`]; equal rows have equal scores, table by
+/// table, however they are kept.
+#[derive(Debug, Clone, Default, Deserialize)]
 pub struct RankingRow {
     /// Join key.
     pub trace_id: String,
@@ -20,7 +23,8 @@ pub struct RankingRow {
     /// Every universe table, best first.
     #[serde(default)]
     pub ranked: Vec<Name>,
-    /// Table → P(needed), in rank order, as stored (4 dp).
+    /// Table → P(needed), in rank order, as stored (4 dp); read through
+    /// [`RankingRow::scores`].
     #[serde(default)]
     pub scores: Scores,
     /// Seconds for client construction plus the call (2 dp as stored).
@@ -32,11 +36,53 @@ pub struct RankingRow {
 }
 
 impl RankingRow {
-    /// Makes each `scores` key share its name with `ranked` (they list the same tables, as a
-    /// rule in the same order), so a row holds each of its 710 names once. Keys not found in
-    /// `ranked` keep their own copy.
+    /// Makes `scores` keep no names when its tables are `ranked`'s in order (as a rule), else
+    /// share each name with `ranked`, so a row holds each of its 710 names once ([`Scores::share_names`]).
     pub fn share_score_names(&mut self) {
         self.scores.share_names(&self.ranked);
+    }
+
+    /// The stored scores with their tables.
+    pub fn scores(&self) -> ScoresOf<'_> {
+        self.scores.with(&self.ranked)
+    }
+}
+
+impl PartialEq for RankingRow {
+    fn eq(&self, other: &Self) -> bool {
+        self.trace_id == other.trace_id
+            && self.gold == other.gold
+            && self.ranked == other.ranked
+            && self.scores() == other.scores()
+            && self.latency_s == other.latency_s
+            && self.extra == other.extra
+    }
+}
+
+/// A ranking row as written: [`RankingRow`]'s fields, the scores with their tables.
+#[derive(Serialize)]
+struct RankingRowOut<'a> {
+    trace_id: &'a str,
+    gold: &'a [Name],
+    ranked: &'a [Name],
+    scores: ScoresOf<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    latency_s: Option<f64>,
+    #[serde(skip_serializing_if = "Extra::is_empty")]
+    extra: &'a Extra,
+}
+
+impl Serialize for RankingRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RankingRowOut {
+            trace_id: &self.trace_id,
+            gold: &self.gold,
+            ranked: &self.ranked,
+            scores: self.scores(),
+            latency_s: self.latency_s,
+            extra: &self.extra,
+        }
+        .serialize(serializer)
     }
 }
 
@@ -206,20 +252,22 @@ mod tests {
 
     use super::*;
 
+    fn ranked_row(scores: &[(&str, f64)]) -> RankingRow {
+        RankingRow {
+            trace_id: "q1".into(),
+            ranked: ["a.x", "a.y", "a.z"].map(Name::from).to_vec(),
+            scores: scores.iter().map(|&(t, p)| (Name::from(t), p)).collect(),
+            ..RankingRow::default()
+        }
+    }
+
     #[test]
     fn score_keys_share_the_ranked_names_in_or_out_of_order() {
-        let name = |s: &str| Name::from(s);
-        let mut row = RankingRow {
-            ranked: vec![name("a.x"), name("a.y"), name("a.z")],
-            // In rank order but for the last two, and one table not ranked at all.
-            scores: [("a.x", 0.9), ("a.z", 0.2), ("a.y", 0.5), ("b.q", 0.1)]
-                .map(|(t, p)| (name(t), p))
-                .into_iter()
-                .collect(),
-            ..RankingRow::default()
-        };
+        // In rank order but for the last two, and one table not ranked at all.
+        let mut row = ranked_row(&[("a.x", 0.9), ("a.z", 0.2), ("a.y", 0.5), ("b.q", 0.1)]);
+        let before = row.clone();
         row.share_score_names();
-        let keys: Vec<&Name> = row.scores.keys().collect();
+        let keys: Vec<&Name> = row.scores().keys().collect();
         assert!(std::sync::Arc::ptr_eq(keys[0], &row.ranked[0]));
         assert!(std::sync::Arc::ptr_eq(keys[1], &row.ranked[2]));
         assert!(std::sync::Arc::ptr_eq(keys[2], &row.ranked[1]));
@@ -230,12 +278,46 @@ mod tests {
         );
         // Same keys, values and order as before; lookups by &str still work.
         assert_eq!(
-            row.scores
+            row.scores()
                 .iter()
-                .map(|(t, p)| (&**t, *p))
+                .map(|(t, p)| (&**t, p))
                 .collect::<Vec<_>>(),
             [("a.x", 0.9), ("a.z", 0.2), ("a.y", 0.5), ("b.q", 0.1)]
         );
-        assert_eq!(row.scores.get("a.y"), Some(&0.5));
+        assert_eq!(row.scores().get("a.y"), Some(0.5));
+        assert_eq!(row, before);
+    }
+
+    #[test]
+    fn scores_of_the_ranked_tables_in_order_keep_no_names_and_read_and_write_the_same() {
+        let pairs = [("a.x", 0.9097), ("a.y", 0.5), ("a.z", 0.0299)];
+        let mut row = ranked_row(&pairs);
+        let json = serde_json::to_string(&row).unwrap();
+        row.share_score_names();
+        assert_eq!(
+            format!("{:?}", row.scores),
+            "<3 scores of the ranked tables>"
+        );
+        assert_eq!(
+            row.scores()
+                .iter()
+                .map(|(t, p)| (&**t, p))
+                .collect::<Vec<_>>(),
+            pairs
+        );
+        assert_eq!(row.scores().get("a.z"), Some(0.0299));
+        assert_eq!(row.scores().get("b.q"), None);
+        // Written exactly as the row that kept its names; equal to it and to the row read back.
+        assert_eq!(serde_json::to_string(&row).unwrap(), json);
+        assert_eq!(
+            json,
+            r#"{"trace_id":"q1","gold":[],"ranked":["a.x","a.y","a.z"],"scores":{"a.x":0.9097,"a.y":0.5,"a.z":0.0299}}"#
+        );
+        let back: RankingRow = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, row);
+        assert_ne!(
+            ranked_row(&[("a.x", 0.9097), ("a.y", 0.5), ("a.z", 0.03)]),
+            row
+        );
     }
 }

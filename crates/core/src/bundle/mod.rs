@@ -41,7 +41,7 @@ pub use gate_rows::{ArmFacts, GateFacts, GateRows, GateSource, LightGate};
 pub use jev::{Checks, FailureLabel, FmLabel, GateRow, RankingRow};
 pub use question::{Question, ResultRow};
 pub use row_cells::{Candidate, CellParts, CellSource, LightCells, RowCells};
-pub use scores::Scores;
+pub use scores::{Scores, ScoresOf};
 pub use summary::Summary;
 pub use usage::{Usage, UsageCounts};
 pub use warning::Warning;

@@ -1,9 +1,15 @@
-//! A ranking row's stored scores (table → P(needed), in stored order) as a plain list.
+//! A ranking row's stored scores (table → P(needed), in stored order) as plain lists.
 //!
 //! An `IndexMap` keeps a hash table beside its entries: for the 710 scores of every `large`
 //! ranking row that was a third of the row. Every reader walks the scores in rank order (the
 //! order they are stored in), so a lookup starts where the last one ended and is one
 //! comparison in that walk; any other lookup is a scan.
+//!
+//! The tables are, as a rule, the row's `ranked` in the same order: then the scores keep no
+//! names of their own ([`Scores::share_names`]) and are read through the row
+//! ([`super::RankingRow::scores`]). Stored to 4 dp, the values are kept as ten-thousandths
+//! when every one is exactly such a number (2 bytes instead of 8; any other value keeps all
+//! of them as they are).
 
 use std::fmt;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -14,14 +20,67 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::Name;
 
+/// The values, in stored order.
+#[derive(Clone)]
+enum Values {
+    /// Each value is `n / 10000` exactly (bit for bit).
+    TenThousandths(Vec<u16>),
+    /// As stored.
+    Exact(Vec<f64>),
+}
+
+impl Values {
+    fn of(values: Vec<f64>) -> Values {
+        let small: Option<Vec<u16>> = values
+            .iter()
+            .map(|&p| {
+                let n = (p * 1e4).round();
+                (0.0..=f64::from(u16::MAX))
+                    .contains(&n)
+                    .then_some(n as u16)
+                    .filter(|&n| (f64::from(n) / 1e4).to_bits() == p.to_bits())
+            })
+            .collect();
+        match small {
+            Some(small) => Values::TenThousandths(small),
+            None => Values::Exact(values),
+        }
+    }
+
+    fn get(&self, i: usize) -> Option<f64> {
+        match self {
+            Values::TenThousandths(v) => v.get(i).map(|&n| f64::from(n) / 1e4),
+            Values::Exact(v) => v.get(i).copied(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Values::TenThousandths(v) => v.len(),
+            Values::Exact(v) => v.len(),
+        }
+    }
+}
+
 /// Table → score, in stored order; a table appears once (a repeated key keeps its first
-/// place and its last value, as a JSON object read into a map does). Reads and writes as a
-/// JSON object.
-#[derive(Default)]
+/// place and its last value, as a JSON object read into a map does). Reads as a JSON object;
+/// read it through its row ([`super::RankingRow::scores`]), which knows its tables.
 pub struct Scores {
-    entries: Vec<(Name, f64)>,
+    /// The tables, in stored order; `None`: the row's `ranked`, in its order.
+    names: Option<Vec<Name>>,
+    values: Values,
     /// Where the next lookup starts: one past the last one found.
     next: AtomicUsize,
+}
+
+impl Default for Scores {
+    fn default() -> Self {
+        Scores {
+            names: Some(Vec::new()),
+            values: Values::TenThousandths(Vec::new()),
+            next: AtomicUsize::new(0),
+        }
+    }
 }
 
 impl Scores {
@@ -32,54 +91,34 @@ impl Scores {
 
     /// Number of tables scored.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.values.len()
     }
 
     /// True with no scores.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
-    /// The score of `table`, if stored.
-    pub fn get(&self, table: &str) -> Option<&f64> {
-        let n = self.entries.len();
-        let start = self.next.load(Relaxed).min(n);
-        let found = (start..n)
-            .chain(0..start)
-            .find(|&i| *self.entries[i].0 == *table)?;
-        self.next.store(found + 1, Relaxed);
-        Some(&self.entries[found].1)
-    }
-
-    /// The tables and their scores, in stored order.
-    pub fn iter(&self) -> impl Iterator<Item = (&Name, &f64)> {
-        self.entries.iter().map(|(t, p)| (t, p))
-    }
-
-    /// The tables, in stored order.
-    pub fn keys(&self) -> impl Iterator<Item = &Name> {
-        self.entries.iter().map(|(t, _)| t)
-    }
-
-    /// Sets `table`'s score (in place if present, else last).
-    pub fn insert(&mut self, table: Name, p: f64) {
-        match self.entries.iter_mut().find(|(t, _)| *t == table) {
-            Some(entry) => entry.1 = p,
-            None => self.entries.push((table, p)),
+    /// The scores with their tables: their own, or `ranked` (the row's) when they keep none.
+    pub fn with<'a>(&'a self, ranked: &'a [Name]) -> ScoresOf<'a> {
+        ScoresOf {
+            names: self.names.as_deref().unwrap_or(ranked),
+            scores: self,
         }
     }
 
-    /// Frees spare room.
-    pub fn shrink_to_fit(&mut self) {
-        self.entries.shrink_to_fit();
-    }
-
-    /// Makes each table name share its copy with `ranked` (they list the same tables, as a
-    /// rule in the same order), so a row holds each name once. Names not in `ranked` keep
-    /// their own.
+    /// Drops the tables' names when they are `ranked`'s, in its order (as a rule); else makes
+    /// each name share its copy with `ranked` (names not in `ranked` keep their own).
     pub fn share_names(&mut self, ranked: &[Name]) {
+        let Some(names) = self.names.as_mut() else {
+            return;
+        };
+        if *names == ranked {
+            self.names = None;
+            return;
+        }
         let mut by_name: Option<std::collections::HashMap<&str, &Name>> = None;
-        for (i, (key, _)) in self.entries.iter_mut().enumerate() {
+        for (i, key) in names.iter_mut().enumerate() {
             let same = match ranked.get(i) {
                 Some(r) if **r == **key => Some(r),
                 _ => by_name
@@ -94,56 +133,114 @@ impl Scores {
     }
 }
 
-impl Clone for Scores {
-    fn clone(&self) -> Self {
-        Scores {
-            entries: self.entries.clone(),
-            next: AtomicUsize::new(0),
-        }
+/// A row's scores with their tables ([`Scores::with`]).
+#[derive(Clone, Copy)]
+pub struct ScoresOf<'a> {
+    names: &'a [Name],
+    scores: &'a Scores,
+}
+
+impl<'a> ScoresOf<'a> {
+    /// Number of tables scored.
+    pub fn len(self) -> usize {
+        self.scores.len()
+    }
+
+    /// True with no scores.
+    pub fn is_empty(self) -> bool {
+        self.scores.is_empty()
+    }
+
+    /// The score of `table`, if stored.
+    pub fn get(self, table: &str) -> Option<f64> {
+        let n = self.len().min(self.names.len());
+        let start = self.scores.next.load(Relaxed).min(n);
+        let found = (start..n)
+            .chain(0..start)
+            .find(|&i| *self.names[i] == *table)?;
+        self.scores.next.store(found + 1, Relaxed);
+        self.scores.values.get(found)
+    }
+
+    /// The tables and their scores, in stored order.
+    pub fn iter(self) -> impl Iterator<Item = (&'a Name, f64)> {
+        let values = &self.scores.values;
+        self.names
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, t)| Some((t, values.get(i)?)))
+    }
+
+    /// The tables, in stored order.
+    pub fn keys(self) -> impl Iterator<Item = &'a Name> {
+        self.names.iter().take(self.len())
     }
 }
 
-impl PartialEq for Scores {
+impl PartialEq for ScoresOf<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.entries == other.entries
+        self.len() == other.len() && self.iter().eq(other.iter())
     }
 }
 
-impl fmt::Debug for Scores {
+impl fmt::Debug for ScoresOf<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }
 }
 
-impl FromIterator<(Name, f64)> for Scores {
-    fn from_iter<I: IntoIterator<Item = (Name, f64)>>(iter: I) -> Self {
-        let mut entries: Vec<(Name, f64)> = Vec::new();
-        // Where each table already is, to keep a repeated one in its first place.
-        let mut at: std::collections::HashMap<Name, usize> = std::collections::HashMap::new();
-        for (table, p) in iter {
-            match at.get(&table) {
-                Some(&i) => entries[i].1 = p,
-                None => {
-                    at.insert(Name::clone(&table), entries.len());
-                    entries.push((table, p));
-                }
-            }
+impl Serialize for ScoresOf<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.len()))?;
+        for (t, p) in self.iter() {
+            map.serialize_entry(&**t, &p)?;
         }
-        entries.shrink_to_fit();
+        map.end()
+    }
+}
+
+impl Clone for Scores {
+    fn clone(&self) -> Self {
         Scores {
-            entries,
+            names: self.names.clone(),
+            values: self.values.clone(),
             next: AtomicUsize::new(0),
         }
     }
 }
 
-impl Serialize for Scores {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
-        for (t, p) in &self.entries {
-            map.serialize_entry(&**t, p)?;
+impl fmt::Debug for Scores {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.names {
+            Some(names) => self.with(names).fmt(f),
+            None => write!(f, "<{} scores of the ranked tables>", self.len()),
         }
-        map.end()
+    }
+}
+
+impl FromIterator<(Name, f64)> for Scores {
+    fn from_iter<I: IntoIterator<Item = (Name, f64)>>(iter: I) -> Self {
+        let mut names: Vec<Name> = Vec::new();
+        let mut values: Vec<f64> = Vec::new();
+        // Where each table already is, to keep a repeated one in its first place.
+        let mut at: std::collections::HashMap<Name, usize> = std::collections::HashMap::new();
+        for (table, p) in iter {
+            match at.get(&table) {
+                Some(&i) => values[i] = p,
+                None => {
+                    at.insert(Name::clone(&table), names.len());
+                    names.push(table);
+                    values.push(p);
+                }
+            }
+        }
+        names.shrink_to_fit();
+        values.shrink_to_fit();
+        Scores {
+            names: Some(names),
+            values: Values::of(values),
+            next: AtomicUsize::new(0),
+        }
     }
 }
 
@@ -178,21 +275,26 @@ mod tests {
         pairs.iter().map(|&(t, p)| (Name::from(t), p)).collect()
     }
 
+    fn own(s: &Scores) -> ScoresOf<'_> {
+        s.with(&[])
+    }
+
     #[test]
     fn lookups_in_rank_order_out_of_order_and_missing() {
         let s = scores(&[("a.x", 0.9), ("a.y", 0.5), ("a.z", 0.25)]);
+        let s = own(&s);
         // Down the ranking, as readers walk it.
         assert_eq!(
-            ["a.x", "a.y", "a.z"].map(|t| s.get(t).copied()),
+            ["a.x", "a.y", "a.z"].map(|t| s.get(t)),
             [Some(0.9), Some(0.5), Some(0.25)]
         );
         // Back up, again, and a table with no score.
-        assert_eq!(s.get("a.x"), Some(&0.9));
-        assert_eq!(s.get("a.z"), Some(&0.25));
-        assert_eq!(s.get("a.y"), Some(&0.5));
+        assert_eq!(s.get("a.x"), Some(0.9));
+        assert_eq!(s.get("a.z"), Some(0.25));
+        assert_eq!(s.get("a.y"), Some(0.5));
         assert_eq!(s.get("b.q"), None);
-        assert_eq!(s.get("a.y"), Some(&0.5));
-        assert_eq!(scores(&[]).get("a.x"), None);
+        assert_eq!(s.get("a.y"), Some(0.5));
+        assert_eq!(own(&scores(&[])).get("a.x"), None);
     }
 
     #[test]
@@ -200,7 +302,7 @@ mod tests {
         let s: Scores = serde_json::from_str(r#"{"b.t": 0.5, "a.t": 0.25, "b.t": 0.75}"#).unwrap();
         assert_eq!(s.len(), 2);
         assert_eq!(
-            serde_json::to_string(&s).unwrap(),
+            serde_json::to_string(&own(&s)).unwrap(),
             r#"{"b.t":0.75,"a.t":0.25}"#
         );
         // The same as an IndexMap reads it.
@@ -208,14 +310,30 @@ mod tests {
             serde_json::from_str(r#"{"b.t": 0.5, "a.t": 0.25, "b.t": 0.75}"#).unwrap();
         assert_eq!(
             serde_json::to_string(&m).unwrap(),
-            serde_json::to_string(&s).unwrap()
+            serde_json::to_string(&own(&s)).unwrap()
         );
         assert!(serde_json::from_str::<Scores>(r#"{"a.t": "high"}"#).is_err());
-        let mut grown = Scores::new();
-        grown.insert("b.t".into(), 0.5);
-        grown.insert("a.t".into(), 0.25);
-        grown.insert("b.t".into(), 0.75);
-        assert_eq!(grown, s);
         assert_eq!(format!("{s:?}"), r#"{"b.t": 0.75, "a.t": 0.25}"#);
+    }
+
+    #[test]
+    fn values_are_kept_as_ten_thousandths_only_when_each_is_one_bit_for_bit() {
+        // Stored to 4 dp, as Jev writes them: 2 bytes a value, read back bit for bit.
+        let four_dp = [0.9097, 0.0299, 0.0, 1.0, 0.5, 0.0001, 6.5535];
+        let tables = ["a", "b", "c", "d", "e", "f", "g"];
+        let s = scores(&tables.into_iter().zip(four_dp).collect::<Vec<_>>());
+        assert!(matches!(s.values, Values::TenThousandths(_)));
+        let back: Vec<f64> = own(&s).iter().map(|(_, p)| p).collect();
+        assert_eq!(
+            back.iter().map(|p| p.to_bits()).collect::<Vec<_>>(),
+            four_dp.map(f64::to_bits)
+        );
+        // Any other value (more digits, negative zero, past 6.5535, negative) keeps them all.
+        for odd in [0.12345, -0.0, 6.5536, -0.5, f64::NAN, 0.1 + 0.2] {
+            let s = scores(&[("a", 0.5), ("b", odd)]);
+            assert!(matches!(s.values, Values::Exact(_)), "{odd}");
+            let back: Vec<u64> = own(&s).iter().map(|(_, p)| p.to_bits()).collect();
+            assert_eq!(back, [0.5f64.to_bits(), odd.to_bits()], "{odd}");
+        }
     }
 }

@@ -174,7 +174,7 @@ impl<'a> QuestionRowsRun<'a> {
         let positions = gold_positions(&r.ranked, gold);
         let n_gold = gold.len();
         let worst = worst_gold_rank_from_positions(&positions);
-        let set = high_confidence_set(&r.ranked, |t| r.scores.get(t).copied(), self.threshold);
+        let set = high_confidence_set(&r.ranked, |t| r.scores().get(t), self.threshold);
         let question = self
             .questions
             .get(r.trace_id.as_str())
@@ -214,7 +214,7 @@ fn table_scores<S: std::hash::BuildHasher>(
         .iter()
         .map(|t| TableScore {
             table: t.to_string(),
-            p: r.scores.get(t).copied().unwrap_or(0.0),
+            p: r.scores().get(t).unwrap_or(0.0),
             is_gold: gold.contains(&**t),
         })
         .collect()

@@ -297,7 +297,7 @@ impl Stepwise for RetrievalSectionRun<'_> {
             self.rows.push(QuestionRanking::new(&r.ranked, gold));
             let set = high_confidence_set(
                 &r.ranked,
-                |t| r.scores.get(t).copied(),
+                |t| r.scores().get(t),
                 self.options.confidence_threshold,
             );
             let s = score_table_set(&set, gold);

@@ -81,10 +81,10 @@ fn mark(table: String, gold: &BTreeSet<String>, ranking: Option<&RankingRow>) ->
             .map(|p| p + 1)
     });
     let p_yes = ranking.and_then(|r| {
-        r.scores
+        r.scores()
             .iter()
             .find(|(t, _)| t.eq_ignore_ascii_case(&table))
-            .map(|(_, p)| *p)
+            .map(|(_, p)| p)
     });
     TableMark {
         gold: gold.contains(&table),

@@ -258,8 +258,7 @@ impl FromColumns for RankingRow {
         set(&mut self.gold, row.list(1));
         set(&mut self.ranked, row.list(2));
         set_some(&mut self.latency_s, row.f64(3));
-        // Parsed without a length ahead, the 710 scores would keep up to twice their room.
-        self.scores.shrink_to_fit();
+        // Kept without names when they are `ranked`'s (as a rule).
         self.share_score_names();
         Ok(())
     }
