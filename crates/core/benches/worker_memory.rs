@@ -1,11 +1,13 @@
 //! Where the loader worker's memory goes (not a test; `cargo bench -p runlens-core --bench
 //! worker_memory -- BUNDLE.zip`): the reads the worker makes of a v2 zip, natively, under an
-//! allocator that counts live and peak bytes. Steps as in the worker: every entry but the
-//! cells' text chunks inflated in memory, the summary's leaderboard columns, `read_early_tables_light` (taking the early tables'
-//! entries), then `read_bundle_after` without the cells' text; then what each part of the
-//! light bundle holds (live bytes freed when it is dropped); with `--boards`, the time of
-//! every corpus's leaderboard from the light bundle. 64-bit sizes: wasm32's pointers
-//! and `String`/`Vec` headers are half as big, so its figures are somewhat smaller.
+//! allocator that counts live and peak bytes. Steps as in the worker (`src/loader/v2.rs`),
+//! each entry inflated at its size as it arrives: the cells tables' entries and the
+//! summary's leaderboard columns; the early tables' entries and `read_early_tables_light`
+//! (taking them); every other entry but the cells' text chunks and `read_bundle_after`
+//! without the cells' text; then what each part of the light bundle holds (live bytes freed
+//! when it is dropped); with `--boards`, the time of every corpus's leaderboard from the
+//! light bundle. 64-bit sizes: wasm32's pointers and `String`/`Vec` headers are half as big,
+//! so its figures are somewhat smaller.
 
 // A global allocator must implement an unsafe trait; this bench only counts what it forwards.
 #![allow(unsafe_code)]
@@ -16,11 +18,11 @@ use std::io::BufReader;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use runlens_core::bundle::LossRule;
-use runlens_core::bundle::v2::facts::{cells_path, model_columns_plain};
+use runlens_core::bundle::v2::facts::{cells_path, is_cells_path, model_columns_plain};
 use runlens_core::bundle::v2::zip_form::ZipEntries;
 use runlens_core::bundle::v2::{
-    EntrySource, MANIFEST, MemoryEntries, TakenEntries, is_cell_text_path, read_bundle_after,
-    read_early_tables_light, read_manifest, text::inflate,
+    EntrySource, MANIFEST, MemoryEntries, TakenEntries, is_cell_text_path, is_early_table_path,
+    read_bundle_after, read_early_tables_light, read_manifest, text::inflate,
 };
 
 struct Counting;
@@ -86,19 +88,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let manifest = read_manifest(&mut zip)?;
     let mut entries = MemoryEntries::default();
     entries.0.insert(MANIFEST.to_owned(), zip.entry(MANIFEST)?);
-    for e in &manifest.entries {
-        if is_cell_text_path(&e.path) {
-            continue;
+    // The entries `wanted` of those not fetched yet (no cells' text), inflated at their size.
+    let mut fetched = std::collections::HashSet::new();
+    let mut add = |entries: &mut MemoryEntries,
+                   wanted: &dyn Fn(&str) -> bool|
+     -> Result<(), Box<dyn std::error::Error>> {
+        for e in &manifest.entries {
+            if is_cell_text_path(&e.path) || !wanted(&e.path) || !fetched.insert(e.path.clone()) {
+                continue;
+            }
+            let bytes = zip.entry(&e.path)?;
+            let mut bytes = if e.path.ends_with(".gz") {
+                inflate(&bytes)?
+            } else {
+                bytes
+            };
+            bytes.shrink_to_fit();
+            entries.0.insert(e.path.clone(), bytes);
         }
-        let bytes = zip.entry(&e.path)?;
-        let bytes = if e.path.ends_with(".gz") {
-            inflate(&bytes)?
-        } else {
-            bytes
-        };
-        entries.0.insert(e.path.clone(), bytes);
-    }
-    report("entries inflated (no cells text)", t);
+        Ok(())
+    };
+    add(&mut entries, &is_cells_path)?;
+    report("cells tables' entries inflated", t);
     // The summary: each corpus's leaderboard columns from its cells columns alone.
     let columns: usize = manifest
         .corpora
@@ -109,9 +120,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .sum::<Result<usize, _>>()?;
     report(&format!("summary ({columns} model columns)"), t);
-    drop(manifest);
+    add(&mut entries, &is_early_table_path)?;
+    report("early tables' entries inflated", t);
     let early = read_early_tables_light(&mut TakenEntries(&mut entries))?;
     report("read_early_tables_light", t);
+    add(&mut entries, &|_| true)?;
+    report("other entries inflated", t);
     let bundle = read_bundle_after(&mut entries, early, false)?;
     drop(entries);
     report("read_bundle_after (light), entries dropped", t);
