@@ -185,3 +185,35 @@ impl fmt::Debug for ColumnGate {
             .finish()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    use super::*;
+
+    #[test]
+    fn packed_lists_keep_null_empty_and_order_with_each_name_once() {
+        let name = Name::from;
+        let lists = vec![
+            Some(vec![name("a.x"), name("b.y")]),
+            None,
+            Some(Vec::new()),
+            Some(vec![name("b.y"), name("a.x"), name("b.y")]),
+        ];
+        let packed = PackedLists::of(&ColumnData::StrList(lists.clone())).unwrap();
+        assert_eq!(packed.names, [name("a.x"), name("b.y")]);
+        assert_eq!(packed.codes, [0, 1, 1, 0, 1]);
+        for (i, list) in lists.iter().enumerate() {
+            assert_eq!(
+                packed.one_row(i),
+                ColumnData::StrList(vec![list.clone()]),
+                "{i}"
+            );
+        }
+        // Past the last row: no list.
+        assert_eq!(packed.one_row(4), ColumnData::StrList(vec![None]));
+        assert!(PackedLists::of(&ColumnData::Bool(Vec::new())).is_none());
+    }
+}
