@@ -3,10 +3,9 @@
 //! docs/performance.md ("Bundle v2: the columnar encoding"): fewer bytes and less wasm than
 //! Arrow's reader, at a similar decode time.
 
-use std::collections::HashMap;
 use std::io::Read;
 
-use super::layout::{ColumnDoc, LAYOUT, TableDoc, Values};
+use super::layout::{ColumnDoc, LAYOUT, Values};
 use super::nullable::{Nullable, Numbers};
 use super::schema::{Column, Kind};
 use super::split::{Coded, ColumnData};
@@ -184,26 +183,49 @@ pub fn decode_plain(
     spec: &[Column],
     plain: &[u8],
 ) -> Result<(Vec<ColumnData>, usize), DecodeError> {
-    // Only the spec's columns are kept; the others are walked over.
+    // Only the spec's columns are kept; the others are walked over. Each is decoded as it is
+    // read (a stored column repeated: the last one), so one column's stored values at most
+    // are held beside the decoded columns.
     let names: Vec<&str> = spec.iter().map(|c| c.name).collect();
-    let doc: TableDoc = super::wanted::table_doc(plain, &names)
-        .map_err(|e| DecodeError::Unreadable(e.to_string()))?;
-    if doc.layout != LAYOUT {
-        return Err(DecodeError::Layout(doc.layout));
+    let mut slots: Vec<Option<ColumnData>> = spec.iter().map(|_| None).collect();
+    let mut failed: Option<DecodeError> = None;
+    let read = super::wanted::table_each(plain, &names, &mut |layout, rows, stored| {
+        let decoded = if layout != LAYOUT {
+            Err(DecodeError::Layout(layout))
+        } else {
+            usize::try_from(rows)
+                .map_err(|_| DecodeError::Unreadable(format!("{rows} rows")))
+                .and_then(|rows| {
+                    let at = names.iter().position(|n| *n == stored.name);
+                    let at = at.ok_or(DecodeError::Unreadable(stored.name.clone()))?;
+                    Ok((at, column_data(&spec[at], stored, rows)?))
+                })
+        };
+        match decoded {
+            Ok((at, column)) => {
+                slots[at] = Some(column);
+                Ok(())
+            }
+            Err(e) => {
+                failed = Some(e);
+                Err(())
+            }
+        }
+    });
+    let (layout, rows) = match (read, failed) {
+        (_, Some(e)) => return Err(e),
+        (Err(e), None) => return Err(DecodeError::Unreadable(e.to_string())),
+        (Ok(head), None) => head,
+    };
+    if layout != LAYOUT {
+        return Err(DecodeError::Layout(layout));
     }
-    let rows = usize::try_from(doc.rows)
-        .map_err(|_| DecodeError::Unreadable(format!("{} rows", doc.rows)))?;
-    let mut by_name: HashMap<String, ColumnDoc> = doc
-        .columns
-        .into_iter()
-        .map(|c| (c.name.clone(), c))
-        .collect();
+    let rows =
+        usize::try_from(rows).map_err(|_| DecodeError::Unreadable(format!("{rows} rows")))?;
     let columns = spec
         .iter()
-        .map(|c| {
-            let stored = by_name.remove(c.name).ok_or(DecodeError::Missing(c.name))?;
-            column_data(c, stored, rows)
-        })
+        .zip(slots)
+        .map(|(c, slot)| slot.ok_or(DecodeError::Missing(c.name)))
         .collect::<Result<Vec<_>, _>>()?;
     Ok((columns, rows))
 }
@@ -214,6 +236,7 @@ mod tests {
     use wasm_bindgen_test::wasm_bindgen_test as test;
 
     use super::*;
+    use crate::bundle::v2::layout::TableDoc;
     use crate::bundle::v2::packed::encode;
     use std::io::Write;
 

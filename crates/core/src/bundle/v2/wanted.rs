@@ -9,7 +9,9 @@ use std::marker::PhantomData;
 use serde::de::{DeserializeSeed, Deserializer, EnumAccess, SeqAccess, VariantAccess, Visitor};
 use serde::{Deserialize, de};
 
-use super::layout::{ColumnDoc, TableDoc};
+use super::layout::ColumnDoc;
+#[cfg(test)]
+use super::layout::TableDoc;
 
 /// [`TableDoc`]'s fields and [`ColumnDoc`]'s, as the layout declares them (postcard reads
 /// structs as tuples, in this order).
@@ -18,60 +20,95 @@ const COLUMN_FIELDS: &[&str] = &["name", "validity", "values"];
 const VALUES_VARIANTS: &[&str] = &["U64", "F64", "Bool", "Dict", "Text", "DictList"];
 
 /// The table in `plain` with only the columns whose names `wanted` lists (in stored order).
+#[cfg(test)]
 pub(super) fn table_doc(plain: &[u8], wanted: &[&str]) -> postcard::Result<TableDoc> {
-    let mut de = postcard::Deserializer::from_bytes(plain);
-    Table(wanted).deserialize(&mut de)
+    let mut columns = Vec::new();
+    let (layout, rows) = table_each(plain, wanted, &mut |_, _, c| {
+        columns.push(c);
+        Ok(())
+    })?;
+    Ok(TableDoc {
+        layout,
+        rows,
+        columns,
+    })
 }
 
-struct Table<'w>(&'w [&'w str]);
+/// What a column is given to: the table's layout and rows, and the column. `Err` stops the
+/// read (the caller keeps its own reason).
+pub(super) type EachColumn<'a> = dyn FnMut(u32, u64, ColumnDoc) -> Result<(), ()> + 'a;
 
-impl<'de> DeserializeSeed<'de> for Table<'_> {
-    type Value = TableDoc;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<TableDoc, D::Error> {
+/// The table in `plain`: its layout and rows, and each column whose name `wanted` lists given
+/// to `each` as soon as it is read (in stored order), so that no more than one column's
+/// stored values are held at a time (they are about twice the size of the decoded column).
+pub(super) fn table_each(
+    plain: &[u8],
+    wanted: &[&str],
+    each: &mut EachColumn<'_>,
+) -> postcard::Result<(u32, u64)> {
+    let mut de = postcard::Deserializer::from_bytes(plain);
+    Table { wanted, each }.deserialize(&mut de)
+}
+
+struct Table<'w, 'e> {
+    wanted: &'w [&'w str],
+    each: &'e mut EachColumn<'e>,
+}
+
+impl<'de> DeserializeSeed<'de> for Table<'_, '_> {
+    type Value = (u32, u64);
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(u32, u64), D::Error> {
         d.deserialize_struct("TableDoc", TABLE_FIELDS, self)
     }
 }
 
-impl<'de> Visitor<'de> for Table<'_> {
-    type Value = TableDoc;
+impl<'de> Visitor<'de> for Table<'_, '_> {
+    type Value = (u32, u64);
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a table")
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TableDoc, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(u32, u64), A::Error> {
         let missing = |i| de::Error::invalid_length(i, &"a table's 3 fields");
         let layout = seq.next_element()?.ok_or_else(|| missing(0))?;
         let rows = seq.next_element()?.ok_or_else(|| missing(1))?;
-        let columns = seq
-            .next_element_seed(Columns(self.0))?
-            .ok_or_else(|| missing(2))?;
-        Ok(TableDoc {
+        seq.next_element_seed(Columns {
+            wanted: self.wanted,
+            each: self.each,
             layout,
             rows,
-            columns,
-        })
+        })?
+        .ok_or_else(|| missing(2))?;
+        Ok((layout, rows))
     }
 }
 
-struct Columns<'w>(&'w [&'w str]);
+struct Columns<'w, 'e> {
+    wanted: &'w [&'w str],
+    each: &'e mut EachColumn<'e>,
+    layout: u32,
+    rows: u64,
+}
 
-impl<'de> DeserializeSeed<'de> for Columns<'_> {
-    type Value = Vec<ColumnDoc>;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<ColumnDoc>, D::Error> {
+impl<'de> DeserializeSeed<'de> for Columns<'_, '_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
         d.deserialize_seq(self)
     }
 }
 
-impl<'de> Visitor<'de> for Columns<'_> {
-    type Value = Vec<ColumnDoc>;
+impl<'de> Visitor<'de> for Columns<'_, '_> {
+    type Value = ();
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a list of columns")
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<ColumnDoc>, A::Error> {
-        let mut out = Vec::with_capacity(self.0.len());
-        while let Some(column) = seq.next_element_seed(Column(self.0))? {
-            out.extend(column);
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(column) = seq.next_element_seed(Column(self.wanted))? {
+            if let Some(column) = column {
+                (self.each)(self.layout, self.rows, column)
+                    .map_err(|()| de::Error::custom("stopped"))?;
+            }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
