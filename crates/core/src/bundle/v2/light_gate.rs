@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use super::V2Error;
-use super::read::record_in;
+use super::record::record_in;
 use super::split::ColumnData;
 use super::typed_rows::{typed_row, typed_row_copied};
 use crate::bundle::{GateFacts, GateRow, GateSource, Name};

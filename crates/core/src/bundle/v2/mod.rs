@@ -25,6 +25,7 @@ mod light_gate;
 pub mod nullable;
 pub mod packed;
 mod read;
+mod record;
 pub mod schema;
 pub mod split;
 pub mod stream;

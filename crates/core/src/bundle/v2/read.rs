@@ -14,6 +14,7 @@ use super::codec::{DecodeError, decode_plain};
 use super::layout::LAYOUT;
 use super::light_cells::ColumnCells;
 use super::light_gate::ColumnGate;
+use super::record::record_in;
 use super::schema::{
     CELLS, FAILURE_LABELS, FM_LABELS, GATE_ROWS, QUESTIONS, RANKINGS, RESULTS, Table,
 };
@@ -355,46 +356,6 @@ impl Loaded {
         }
         Ok(out)
     }
-}
-
-/// Row `i`'s text record in `chunks`, where the last three of `columns` say (empty when it
-/// has none); `path` names the table in errors.
-pub(super) fn record_in<'c>(
-    path: &str,
-    columns: &[ColumnData],
-    chunks: &'c [Vec<u8>],
-    i: usize,
-) -> Result<&'c [u8], V2Error> {
-    let err = |message: String| V2Error::Row {
-        path: path.to_owned(),
-        row: i,
-        message,
-    };
-    let base = columns.len() - 3;
-    let (chunk, offset, len) = (
-        u64_at(columns, base, i).unwrap_or(0) as usize,
-        u64_at(columns, base + 1, i).unwrap_or(0) as usize,
-        u64_at(columns, base + 2, i).unwrap_or(0) as usize,
-    );
-    if len == 0 {
-        return Ok(&[]);
-    }
-    let text = chunks.get(chunk).ok_or_else(|| {
-        err(format!(
-            "text chunk {chunk} is not in the bundle ({} chunks)",
-            chunks.len()
-        ))
-    })?;
-    offset
-        .checked_add(len)
-        .and_then(|end| text.get(offset..end))
-        .ok_or_else(|| {
-            err(format!(
-                "text record {offset}..{} is past the end of chunk {chunk} ({} bytes)",
-                offset.saturating_add(len),
-                text.len()
-            ))
-        })
 }
 
 /// A table entry's decode error, in words.
