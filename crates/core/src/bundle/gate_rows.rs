@@ -6,8 +6,8 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::Arc;
 
+use super::light::Light;
 use super::{GateRow, Outcome};
 
 /// What the gate metrics (harness-formats §6.5) read of one arm of a gate row.
@@ -99,29 +99,7 @@ pub trait GateSource: fmt::Debug + Send + Sync {
 
 /// A corpus's [`GateSource`], if its gate rows are kept outside it (then its `gate_rows` is
 /// empty). Equal when both make the same rows.
-#[derive(Clone, Default)]
-pub struct LightGate(Option<Arc<dyn GateSource>>);
-
-impl LightGate {
-    /// Rows made by `source`.
-    pub fn new(source: Arc<dyn GateSource>) -> LightGate {
-        LightGate(Some(source))
-    }
-
-    /// The source, if any.
-    pub fn source(&self) -> Option<&dyn GateSource> {
-        self.0.as_deref()
-    }
-}
-
-impl fmt::Debug for LightGate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            Some(s) => s.fmt(f),
-            None => f.write_str("None"),
-        }
-    }
-}
+pub type LightGate = Light<dyn GateSource>;
 
 impl PartialEq for LightGate {
     fn eq(&self, other: &LightGate) -> bool {
@@ -201,6 +179,13 @@ impl<'a> GateRows<'a> {
     /// Every row, in order.
     pub fn iter(self) -> impl Iterator<Item = Cow<'a, GateRow>> {
         (0..self.len()).filter_map(move |i| self.get(i))
+    }
+
+    /// The rows of `model` whose hint fired (`fired ≥ 1`), in file order.
+    pub fn fired_of(self, model: &str) -> impl Iterator<Item = usize> {
+        (0..self.len()).filter(move |&i| {
+            self.model(i) == Some(model) && self.facts(i).is_some_and(|f| f.fired)
+        })
     }
 
     /// The first row of `model` on `trace_id`.

@@ -7,10 +7,10 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::sync::Arc;
 
 use indexmap::IndexMap;
 
+use super::light::Light;
 use super::{Cell, Name, Outcome, Usage};
 
 /// What the metrics read of a cell (outcome, error, turns, number of SQL statements, usage),
@@ -64,29 +64,7 @@ pub trait CellSource: fmt::Debug + Send + Sync {
 
 /// A corpus's [`CellSource`], if its cells are kept outside the rows (then every row's
 /// `candidates` is empty). Equal when both make the same cells.
-#[derive(Clone, Default)]
-pub struct LightCells(Option<Arc<dyn CellSource>>);
-
-impl LightCells {
-    /// Cells made by `source`.
-    pub fn new(source: Arc<dyn CellSource>) -> LightCells {
-        LightCells(Some(source))
-    }
-
-    /// The source, if any.
-    pub fn source(&self) -> Option<&dyn CellSource> {
-        self.0.as_deref()
-    }
-}
-
-impl fmt::Debug for LightCells {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.0 {
-            Some(s) => s.fmt(f),
-            None => f.write_str("None"),
-        }
-    }
-}
+pub type LightCells = Light<dyn CellSource>;
 
 impl PartialEq for LightCells {
     fn eq(&self, other: &LightCells) -> bool {

@@ -37,8 +37,7 @@ pub struct GateAnswer {
 
 /// The fired rows (`fired ≥ 1`) of `model` in `rows`, in file order.
 pub fn fired_rows(rows: GateRows<'_>, model: &str) -> Vec<GateRow> {
-    (0..rows.len())
-        .filter(|&i| rows.model(i) == Some(model) && rows.facts(i).is_some_and(|f| f.fired))
+    rows.fired_of(model)
         .filter_map(|i| rows.get(i).map(std::borrow::Cow::into_owned))
         .collect()
 }

@@ -200,13 +200,11 @@ pub fn walk_list(b: Labelled<'_>, corpus: &str, from: &WalkFrom) -> Vec<CellId> 
         Some("gate") => {
             let model = from.gate_model.as_deref().unwrap_or_default();
             let rows = corpus.gate();
-            for i in 0..rows.len() {
-                let (Some(m), Some(t), Some(f)) = (rows.model(i), rows.trace_id(i), rows.facts(i))
-                else {
-                    continue;
-                };
-                if m == model && f.fired && seen.insert((m, t)) {
-                    out.push(id(m, t));
+            for i in rows.fired_of(model) {
+                if let Some(t) = rows.trace_id(i)
+                    && seen.insert((model, t))
+                {
+                    out.push(id(model, t));
                 }
             }
         }

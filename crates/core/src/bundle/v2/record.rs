@@ -17,13 +17,9 @@ pub(super) fn record_in<'c>(
         row: i,
         message,
     };
-    let u64_at = |columns: &[ColumnData], at: usize| columns.get(at).and_then(|c| c.u64_at(i));
     let base = columns.len() - 3;
-    let (chunk, offset, len) = (
-        u64_at(columns, base).unwrap_or(0) as usize,
-        u64_at(columns, base + 1).unwrap_or(0) as usize,
-        u64_at(columns, base + 2).unwrap_or(0) as usize,
-    );
+    let at = |c: usize| columns.get(c).and_then(|c| c.u64_at(i)).unwrap_or(0) as usize;
+    let (chunk, offset, len) = (at(base), at(base + 1), at(base + 2));
     if len == 0 {
         return Ok(&[]);
     }
