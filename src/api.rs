@@ -125,11 +125,23 @@ pub async fn fetch_range(
     progress: &dyn Fn(u64, Option<u64>),
 ) -> Result<RangeReply, ApiError> {
     let got = fetch_stream(url, Some(range), progress).await?;
-    if got.status != 206 {
-        return Ok(RangeReply::Whole(got.bytes));
+    range_reply(url, range, got.status, got.content_range, got.bytes)
+}
+
+/// What an answer to `range` (its 2xx `status`, `Content-Range` header and body) says, as
+/// [`fetch_range`] reads it: a `206` without a readable `Content-Range` is an error that names
+/// the header.
+pub fn range_reply(
+    url: &str,
+    range: ByteRange,
+    status: u16,
+    content_range: Option<String>,
+    bytes: Vec<u8>,
+) -> Result<RangeReply, ApiError> {
+    if status != 206 {
+        return Ok(RangeReply::Whole(bytes));
     }
-    let file_size = got
-        .content_range
+    let file_size = content_range
         .as_deref()
         .and_then(|v| v.rsplit_once('/'))
         .and_then(|(_, total)| total.trim().parse::<u64>().ok())
@@ -139,13 +151,10 @@ pub async fn fetch_range(
                 "the server answered {} with 206 but no readable Content-Range header (found \
                  {:?}); a host on another origin must list it in Access-Control-Expose-Headers",
                 range.header(),
-                got.content_range.unwrap_or_default()
+                content_range.unwrap_or_default()
             ),
         })?;
-    Ok(RangeReply::Partial {
-        bytes: got.bytes,
-        file_size,
-    })
+    Ok(RangeReply::Partial { bytes, file_size })
 }
 
 /// A streamed answer: its status, `Content-Range` and body.

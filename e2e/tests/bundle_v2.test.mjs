@@ -150,12 +150,21 @@ test('a v2 zip opens by Range requests only, a v2 directory entry by entry, both
   assert.deepEqual(await zip.page.evaluate(() => window.__summaryShown), expected);
   const header = zip.page.locator('.bundle-header');
   assert.equal(await header.getAttribute('data-load-v2'), 'true');
-  // The end of the file, the manifest's span, then one range per stage (the zip is written
-  // in the order they are read): the two corpora's cells columns (the summary), their
-  // questions, rankings, labels and gate rows with their text (the early views), the rest.
-  assert.equal(await header.getAttribute('data-load-requests'), '5');
-  assert.equal(zip.requests.length, 5);
+  // The end of the file (asked for by the worker's script before its module ran), then one
+  // range per stage (the zip is written in the order they are read): the manifest with the
+  // two corpora's cells columns (the summary), their questions, rankings, labels and gate
+  // rows with their text (the early views), the rest.
+  assert.equal(await header.getAttribute('data-load-requests'), '4');
+  assert.equal(await header.getAttribute('data-load-prefetched'), 'true');
+  assert.equal(zip.requests.length, 4);
   assert.match(zip.requests[0], /^\/bundles\/article\.zip bytes=-65633$/);
+  const cells = JSON.parse(readFileSync(path.join(WORK, 'article', 'manifest.json'), 'utf8'))
+    .entries.filter((e) => /^corpora\/\d+\/cells\.cols\.gz$/.test(e.path));
+  assert.equal(cells.length, 2);
+  // The second read starts at the file's first byte (the manifest's local header) and ends
+  // past the cells columns.
+  assert.match(zip.requests[1], /^\/bundles\/article\.zip bytes=0-\d+$/);
+  assert.ok(Number(zip.requests[1].split('-').pop()) + 1 > cells.reduce((n, e) => n + e.size, 0));
   for (const r of zip.requests) assert.match(r, /^\/bundles\/article\.zip bytes=\d*-\d+$/);
   assert.equal(await zip.page.getByTestId('bundle-hash').innerText(), '0f1e7a06706d');
   assert.equal(await zip.page.getByTestId('whole-zip').count(), 0);
@@ -252,7 +261,7 @@ test('a trajectory opens from the zip, its text read through the worker', async 
   assert.equal(await root.locator('li.vote').count(), cell.result_score.votes.length);
   await root.locator('li.vote').first().getByText(cell.result_score.votes[0].reasoning, { exact: false }).waitFor();
   assert.ok(requests.every((r) => /bytes=/.test(r)), requests.join('\n'));
-  // The load's five ranges never held the cells' text; the trajectory's record came in one
+  // The load's four ranges never held the cells' text; the trajectory's record came in one
   // more range: the span of one cells text chunk (from its local header).
   const zip = readFileSync(path.join(WORK, 'article.zip'));
   const chunkStarts = [];
@@ -262,10 +271,10 @@ test('a trajectory opens from the zip, its text read through the worker', async 
     }
   }
   assert.ok(chunkStarts.length >= 2);
-  assert.equal(requests.length, 6, requests.join('\n'));
-  const start = Number(requests[5].match(/bytes=(\d+)-/)[1]);
-  assert.ok(chunkStarts.includes(start), `${requests[5]} is not a cells text chunk's span`);
-  for (const r of requests.slice(2, 5)) {
+  assert.equal(requests.length, 5, requests.join('\n'));
+  const start = Number(requests[4].match(/bytes=(\d+)-/)[1]);
+  assert.ok(chunkStarts.includes(start), `${requests[4]} is not a cells text chunk's span`);
+  for (const r of requests.slice(1, 4)) {
     const [, a, b] = r.match(/bytes=(\d+)-(\d+)/);
     assert.ok(chunkStarts.every((c) => c < Number(a) || c > Number(b)), `${r} holds a cells text chunk`);
   }

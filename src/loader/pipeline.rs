@@ -37,7 +37,7 @@ pub async fn load_full(
                 }
                 UrlForm::V1 => prefetch_v1_parser(),
             }
-            if let Some(early) = prefetched::take(url) {
+            if let Some(early) = prefetched::take(url, None) {
                 let fetched = early.finish(progress).await?;
                 let stats = LoadStats {
                     download_bytes: fetched.download_bytes,

@@ -18,7 +18,7 @@ const POLL_MS: u32 = 100;
 
 /// The global `loader-prefetch.js` leaves its download in.
 const SLOT: &str = "__runlensPrefetch";
-/// A download started before the worker's module ran.
+/// A download started before the worker's module ran: a v1 bundle whole, or a v2 zip's tail.
 pub struct Prefetched {
     state: JsValue,
     url: String,
@@ -35,23 +35,30 @@ pub struct Fetched {
     pub download_bytes: usize,
     /// Download time, ms.
     pub download_ms: f64,
+    /// The answer's status (2xx): 206 when a range asked for was answered.
+    pub status: u16,
+    /// The answer's `Content-Range` header.
+    pub content_range: Option<String>,
     /// Inflate time, ms (0 when not inflated).
     pub gunzip_ms: f64,
 }
 
-/// Takes the early download if it is of `url` (once). One of another URL is aborted and
-/// dropped: the page asked for something else.
-pub fn take(url: &str) -> Option<Prefetched> {
+/// Takes the early download if it is of `url` and asked for `range` (the `Range` header;
+/// `None`: the whole file), once. Any other is aborted and dropped: the page asked for
+/// something else.
+pub fn take(url: &str, range: Option<&str>) -> Option<Prefetched> {
     let global = js_sys::global();
     let state = Reflect::get(&global, &SLOT.into()).ok()?;
     if !state.is_object() {
         return None;
     }
     let _ = Reflect::delete_property(global.unchecked_ref::<Object>(), &SLOT.into());
-    let same = Reflect::get(&state, &"url".into())
-        .ok()
-        .and_then(|u| u.as_string())
-        .is_some_and(|u| u == url);
+    let text = |name: &str| {
+        Reflect::get(&state, &name.into())
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    let same = text("url").is_some_and(|u| u == url) && text("range").as_deref() == range;
     if !same {
         if let Some(abort) = function(&state, "abort") {
             let _ = abort.call0(&state);
@@ -154,6 +161,8 @@ impl Prefetched {
             download_bytes: number(&value, "downloadBytes").unwrap_or(0.0) as usize,
             download_ms: number(&value, "downloadMs").unwrap_or(0.0),
             gunzip_ms: number(&value, "gunzipMs").unwrap_or(0.0),
+            status: number(&value, "status").unwrap_or(200.0) as u16,
+            content_range: field("contentRange").as_string(),
         })
     }
 }

@@ -20,6 +20,7 @@ use runlens_core::bundle::v2::{is_cell_text_path, is_early_table_path};
 
 use super::cell_text::{CellTexts, ChunkSource};
 use super::entries::{Count, DirEntries, ZipBytes, check_and_inflate_one, invalid};
+use super::prefetched;
 use super::progress::{Early, OnProgress, Phase, Progress};
 use super::request::{LoadError, LoadStats};
 use crate::api::{self, ByteRange, RangeReply};
@@ -80,7 +81,6 @@ pub async fn load_zip(
     progress: OnProgress<'_>,
     early: Early<'_>,
 ) -> Result<(Bundle, LoadStats), LoadError> {
-    prefetch_decoder();
     let t0 = now_ms();
     let mut count = Count::default();
     let downloading = |done, total| {
@@ -90,11 +90,22 @@ pub async fn load_zip(
             total,
         })
     };
-    // The tail: the end records (and, for a bundle's small directory, the directory too).
+    // The tail: the end records (and, for a bundle's small directory, the directory too);
+    // read already when the worker's script started it (`assets/loader-prefetch.js`).
+    let mut prefetched = false;
     let (bytes, tail, file_size) = match bytes {
         ZipBytes::Http(url) => {
             count.requests += 1;
-            match api::fetch_range(&url, ByteRange::Last(TAIL_BYTES), &downloading).await? {
+            let range = ByteRange::Last(TAIL_BYTES);
+            let reply = match prefetched::take(&url, Some(&range.header())) {
+                Some(early) => {
+                    prefetched = true;
+                    let got = early.finish(progress).await?;
+                    api::range_reply(&url, range, got.status, got.content_range, got.bytes)?
+                }
+                None => api::fetch_range(&url, range, &downloading).await?,
+            };
+            match reply {
                 RangeReply::Partial { bytes, file_size } => {
                     count.bytes += bytes.len() as u64;
                     (ZipBytes::Http(url), bytes, file_size)
@@ -138,9 +149,18 @@ pub async fn load_zip(
     let manifest_at = *at
         .get(MANIFEST)
         .ok_or_else(|| invalid(name, format!("bundle: entry {MANIFEST} is missing")))?;
-    let (s, e) = spans[manifest_at];
-    let manifest_span = bytes.read(name, s, e, &mut count, &|_| {}).await?;
-    let manifest_bytes = entry_bytes(&found[manifest_at], &manifest_span, s)
+    // The manifest with the cells columns (written right after it): one read for the summary.
+    // Its other entries wait for the manifest's list.
+    let first_read = first_read(&found, &spans, manifest_at);
+    let (s, e) = first_read;
+    let first_progress = |d| downloading(d, Some(e - s));
+    let (first, ()) = futures::join!(
+        bytes.read(name, s, e, &mut count, &first_progress),
+        // Asked for after that read, so its requests queue behind it.
+        async { prefetch_decoder() }
+    );
+    let first = first?;
+    let manifest_bytes = entry_bytes(&found[manifest_at], &first, s)
         .map_err(zip_err)?
         .to_vec();
     let manifest = parse_manifest(&manifest_bytes).map_err(|e| invalid(name, e))?;
@@ -168,6 +188,8 @@ pub async fn load_zip(
         .filter(|e| !(light && is_cell_text_path(&e.name)))
         .collect();
     let all = wanted.clone();
+    zip.cut(&first, first_read, &all, &mut memory)?;
+    drop(first);
     let (cells, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
         wanted.into_iter().partition(|e| is_cells_path(&e.name));
     let (ranking, rest): (Vec<&ZipEntryAt>, Vec<&ZipEntryAt>) =
@@ -196,6 +218,7 @@ pub async fn load_zip(
     )
     .await?;
     stats.1.whole_zip = whole;
+    stats.1.prefetched = prefetched;
     if let Some(take) = early.cell_texts {
         let at = found
             .iter()
@@ -254,21 +277,52 @@ impl Zip<'_> {
                 })
                 .await?;
             done += end - start;
-            let held = |e: &&&ZipEntryAt| {
-                let (s, e) = self.spans[self.at[e.name.as_str()]];
-                s >= start && e <= end
-            };
-            for entry in all.iter().filter(held) {
-                if memory.0.contains_key(&entry.name) {
-                    continue;
-                }
-                let data = entry_bytes(entry, &buf, start)
-                    .map_err(|e| invalid(self.name, format!("bundle: {e}")))?;
-                memory.0.insert(entry.name.clone(), data.to_vec());
-            }
+            self.cut(&buf, (start, end), all, memory)?;
         }
         Ok(())
     }
+
+    /// Cuts out into `memory` every entry of `all` that `buf` (the file's bytes `read`) holds
+    /// whole, unless `memory` has it already (maybe checked and inflated).
+    fn cut(
+        &self,
+        buf: &[u8],
+        (start, end): (u64, u64),
+        all: &[&ZipEntryAt],
+        memory: &mut MemoryEntries,
+    ) -> Result<(), LoadError> {
+        let held = |e: &&&ZipEntryAt| {
+            let (s, e) = self.spans[self.at[e.name.as_str()]];
+            s >= start && e <= end
+        };
+        for entry in all.iter().filter(held) {
+            if memory.0.contains_key(&entry.name) {
+                continue;
+            }
+            let data = entry_bytes(entry, buf, start)
+                .map_err(|e| invalid(self.name, format!("bundle: {e}")))?;
+            memory.0.insert(entry.name.clone(), data.to_vec());
+        }
+        Ok(())
+    }
+}
+
+/// The span of a zip's first read: the manifest's, and the cells tables' when they lie within
+/// [`MAX_GAP`] of it, as a bundle written by runlens puts them (the entries are found by name
+/// in the central directory; one the manifest does not list is not kept).
+fn first_read(found: &[ZipEntryAt], spans: &[(u64, u64)], manifest_at: usize) -> (u64, u64) {
+    let manifest = spans[manifest_at];
+    let near: Vec<(u64, u64)> = found
+        .iter()
+        .zip(spans)
+        .filter(|(e, _)| is_cells_path(&e.name))
+        .map(|(_, &span)| span)
+        .chain([manifest])
+        .collect();
+    coalesce(near, MAX_GAP)
+        .into_iter()
+        .find(|&(s, e)| s <= manifest.0 && manifest.1 <= e)
+        .unwrap_or(manifest)
 }
 
 /// Parallel entry requests (what browsers allow per host on HTTP/1.1).

@@ -161,6 +161,7 @@ pub fn Overview(
             data-load-verify-ms=move || stats.get().verify_ms
             data-load-v2=move || stats.get().v2.to_string()
             data-load-requests=move || stats.get().requests
+            data-load-prefetched=move || stats.get().prefetched.to_string()
             data-load-worker-wasm-bytes=move || stats.get().worker_wasm_bytes
             data-load-summary=move || waiting.get().to_string()
         >
