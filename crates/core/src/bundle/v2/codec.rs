@@ -62,25 +62,30 @@ fn spread<T>(
     rows: usize,
     values: Vec<T>,
 ) -> Result<Vec<Option<T>>, DecodeError> {
-    spread_with(column, bits, rows, values, |rows, has, _, values| {
+    spread_with(column, bits, rows, values, |rows, bits, values| {
         let mut given = values.into_iter();
         let mut out = Vec::with_capacity(rows);
         for i in 0..rows {
-            out.push(if has(i) { Some(given.next()?) } else { None });
+            out.push(if valid(bits, i) {
+                Some(given.next()?)
+            } else {
+                None
+            });
         }
         given.next().is_none().then_some(out)
     })
 }
 
-/// Places `values` on `rows` rows by the validity bitmap with `place` (given the rows, which
-/// row has a value, whether all do, and the values; `None` when they are not one per such
-/// row): [`Nullable::from_present`], [`Numbers::from_present`] or a `Vec<Option<T>>`.
+/// Places `values` on `rows` rows by the validity bitmap with `place` (given the rows, the
+/// bitmap, checked to be `rows` bits long, and the values; `None` when they are not one per
+/// row with a value): [`Nullable::from_present`], [`Numbers::from_present`] or a
+/// `Vec<Option<T>>`.
 fn spread_with<T, C>(
     column: &'static str,
     bits: Option<&[u8]>,
     rows: usize,
     values: Vec<T>,
-    place: impl FnOnce(usize, &dyn Fn(usize) -> bool, bool, Vec<T>) -> Option<C>,
+    place: impl FnOnce(usize, Option<&[u8]>, Vec<T>) -> Option<C>,
 ) -> Result<C, DecodeError> {
     let length = |message: String| DecodeError::Length { column, message };
     if let Some(b) = bits
@@ -92,7 +97,7 @@ fn spread_with<T, C>(
         )));
     }
     let given = values.len();
-    place(rows, &|i| valid(bits, i), bits.is_none(), values).ok_or_else(|| {
+    place(rows, bits, values).ok_or_else(|| {
         let with_value = (0..rows).filter(|&i| valid(bits, i)).count();
         length(format!("{given} values for {with_value} rows with a value"))
     })
@@ -114,22 +119,16 @@ fn column_data(c: &Column, doc: ColumnDoc, rows: usize) -> Result<ColumnData, De
     let name = c.name;
     Ok(match (c.kind, doc.values) {
         (Kind::U64 | Kind::Len, Values::U64(v)) => {
-            ColumnData::U64(spread_with(name, bits, rows, v, |r, h, a, v| {
-                Numbers::from_present(r, h, a, v)
-            })?)
+            ColumnData::U64(spread_with(name, bits, rows, v, Numbers::from_present)?)
         }
         (Kind::F64, Values::F64(v)) => {
-            ColumnData::F64(spread_with(name, bits, rows, v, |r, h, a, v| {
-                Nullable::from_present(r, h, a, v)
-            })?)
+            ColumnData::F64(spread_with(name, bits, rows, v, Nullable::from_present)?)
         }
         (Kind::Bool, Values::Bool(v)) => ColumnData::Bool(spread(name, bits, rows, v)?),
         (Kind::Dict | Kind::Text, Values::Dict { dict, codes }) => {
             check_codes(name, dict.len(), &codes)?;
             ColumnData::Coded(Coded {
-                codes: spread_with(name, bits, rows, codes, |r, h, a, v| {
-                    Nullable::from_present(r, h, a, v)
-                })?,
+                codes: spread_with(name, bits, rows, codes, Nullable::from_present)?,
                 dict,
             })
         }

@@ -73,16 +73,12 @@ impl<T: Copy + Default> Nullable<T> {
         (0..self.len()).map(|i| self.get(i))
     }
 
-    /// A column of `rows` rows from the values of the rows that have one, placed by `has`
-    /// (row `i` has a value); `None` when `values` is not exactly one per such row. Every
-    /// row having one, `values` is kept as it is (no copy).
-    pub fn from_present(
-        rows: usize,
-        has: impl Fn(usize) -> bool,
-        all: bool,
-        values: Vec<T>,
-    ) -> Option<Self> {
-        if all {
+    /// A column of `rows` rows from the values of the rows that have one, placed by the
+    /// validity bitmap `bits` (bit `i % 8` of byte `i / 8`: row `i` has a value; `None`: every
+    /// row has one); `None` when `bits` is not `rows` bits long or `values` is not exactly one
+    /// per row with a value. Every row having one, `values` is kept as it is (no copy).
+    pub fn from_present(rows: usize, bits: Option<&[u8]>, values: Vec<T>) -> Option<Self> {
+        let Some(bits) = bits else {
             if values.len() != rows {
                 return None;
             }
@@ -93,17 +89,41 @@ impl<T: Copy + Default> Nullable<T> {
                 *last = (1 << (rows % 64)) - 1;
             }
             return Some(Nullable { values, present });
+        };
+        if bits.len() != rows.div_ceil(8) {
+            return None;
         }
-        let mut out = Nullable::with_capacity(rows);
+        // The bitmap's bytes, least significant first, are the words' bits in row order.
+        let mut present: Vec<u64> = bits
+            .chunks(8)
+            .map(|bytes| {
+                let mut word = [0; 8];
+                word[..bytes.len()].copy_from_slice(bytes);
+                u64::from_le_bytes(word)
+            })
+            .collect();
+        if let Some(last) = present.last_mut()
+            && !rows.is_multiple_of(64)
+        {
+            *last &= (1 << (rows % 64)) - 1;
+        }
+        let with_value: usize = present.iter().map(|w| w.count_ones() as usize).sum();
+        if with_value != values.len() {
+            return None;
+        }
+        let mut slots = vec![T::default(); rows];
         let mut given = values.into_iter();
-        for i in 0..rows {
-            if has(i) {
-                out.push(Some(given.next()?));
-            } else {
-                out.push(None);
+        for (w, &word) in present.iter().enumerate() {
+            let mut left = word;
+            while left != 0 {
+                slots[w * 64 + left.trailing_zeros() as usize] = given.next()?;
+                left &= left - 1;
             }
         }
-        given.next().is_none().then_some(out)
+        Some(Nullable {
+            values: slots,
+            present,
+        })
     }
 }
 
@@ -202,18 +222,13 @@ impl Numbers {
     }
 
     /// [`Nullable::from_present`], narrow when every value fits in 32 bits.
-    pub fn from_present(
-        rows: usize,
-        has: impl Fn(usize) -> bool,
-        all: bool,
-        values: Vec<u64>,
-    ) -> Option<Self> {
+    pub fn from_present(rows: usize, bits: Option<&[u8]>, values: Vec<u64>) -> Option<Self> {
         if values.iter().all(|&v| v <= u64::from(u32::MAX)) {
             let narrow: Vec<u32> = values.iter().map(|&v| v as u32).collect();
             drop(values);
-            Nullable::from_present(rows, has, all, narrow).map(Numbers::Narrow)
+            Nullable::from_present(rows, bits, narrow).map(Numbers::Narrow)
         } else {
-            Nullable::from_present(rows, has, all, values).map(Numbers::Wide)
+            Nullable::from_present(rows, bits, values).map(Numbers::Wide)
         }
     }
 }
@@ -266,30 +281,54 @@ mod tests {
 
     #[test]
     fn a_column_is_built_from_the_values_of_the_rows_that_have_one() {
-        let has = |i: usize| i != 1 && i != 64;
+        // 65 rows, every one but rows 1 and 64 with a value: bytes 0..8 all set but bit 1 of
+        // byte 0 (0b1111_1101), byte 8 (rows 64..72) 0 for row 64; its seven bits past the
+        // last row are set and must be ignored.
+        let mut bits = vec![0xFF_u8; 9];
+        bits[0] = 0b1111_1101;
+        bits[8] = 0b1111_1110;
         let values: Vec<f64> = (0..63).map(|i| i as f64 + 0.5).collect();
-        let column = Nullable::from_present(65, has, false, values).unwrap();
+        let column = Nullable::from_present(65, Some(&bits), values).unwrap();
+        assert_eq!(column.len(), 65);
         assert_eq!(column.get(0), Some(0.5));
         assert_eq!(column.get(1), None);
         assert_eq!(column.get(2), Some(1.5));
         assert_eq!(column.get(63), Some(62.5));
         assert_eq!(column.get(64), None);
-        // One value too few, one too many.
-        assert!(Nullable::from_present(65, has, false, vec![0.0; 62]).is_none());
-        assert!(Nullable::from_present(65, has, false, vec![0.0; 64]).is_none());
+        assert_eq!(column.iter().flatten().count(), 63);
+        // One value too few, one too many; a bitmap of the wrong length.
+        assert!(Nullable::from_present(65, Some(&bits), vec![0.0; 62]).is_none());
+        assert!(Nullable::from_present(65, Some(&bits), vec![0.0; 64]).is_none());
+        assert!(Nullable::from_present(65, Some(&bits[..8]), vec![0.0; 63]).is_none());
         // Every row: the values as given; 64 and 65 rows end their last word right.
-        let full = Nullable::from_present(65, |_| true, true, vec![7u32; 65]).unwrap();
+        let full = Nullable::from_present(65, None, vec![7u32; 65]).unwrap();
         assert_eq!(full.iter().collect::<Vec<_>>(), vec![Some(7); 65]);
         assert_eq!(full, (0..65).map(|_| Some(7u32)).collect());
-        let full = Nullable::from_present(64, |_| true, true, vec![1u32; 64]).unwrap();
+        let full = Nullable::from_present(64, None, vec![1u32; 64]).unwrap();
         assert_eq!(full.get(63), Some(1));
-        assert!(Nullable::from_present(3, |_| true, true, vec![1u32; 2]).is_none());
+        assert!(Nullable::from_present(3, None, vec![1u32; 2]).is_none());
+    }
+
+    #[test]
+    fn a_column_from_a_bitmap_equals_the_column_pushed_row_by_row() {
+        // 200 rows with a value every third row and on row 199, across four words.
+        let rows: Vec<Option<u32>> = (0..200u32)
+            .map(|i| (i % 3 == 0 || i == 199).then_some(i * 7))
+            .collect();
+        let mut bits = vec![0u8; 25];
+        for (i, _) in rows.iter().enumerate().filter(|(_, v)| v.is_some()) {
+            bits[i / 8] |= 1 << (i % 8);
+        }
+        let values: Vec<u32> = rows.iter().flatten().copied().collect();
+        let column = Nullable::from_present(200, Some(&bits), values).unwrap();
+        assert_eq!(column, rows.iter().copied().collect());
+        assert_eq!(column.iter().collect::<Vec<_>>(), rows);
     }
 
     #[test]
     fn equal_columns_have_the_same_rows_whatever_the_empty_slots_hold() {
         let a: Nullable<u64> = [Some(1), None].into_iter().collect();
-        let mut b = Nullable::from_present(2, |i| i == 0, false, vec![1u64]).unwrap();
+        let mut b = Nullable::from_present(2, Some(&[0b01]), vec![1u64]).unwrap();
         assert_eq!(a, b);
         b.push(None);
         assert_ne!(a, b);
@@ -309,13 +348,13 @@ mod tests {
         let mut set: Numbers = [Some(1), None].into_iter().collect();
         set.set(1, Some(big));
         assert_eq!(set.iter().collect::<Vec<_>>(), [Some(1), Some(big)]);
-        let decoded = Numbers::from_present(3, |i| i != 1, false, vec![7, big]).unwrap();
+        let decoded = Numbers::from_present(3, Some(&[0b101]), vec![7, big]).unwrap();
         assert!(matches!(decoded, Numbers::Wide(_)));
         assert_eq!(
             decoded.iter().collect::<Vec<_>>(),
             [Some(7), None, Some(big)]
         );
-        let decoded = Numbers::from_present(2, |_| true, true, vec![7, 8]).unwrap();
+        let decoded = Numbers::from_present(2, None, vec![7, 8]).unwrap();
         assert!(matches!(decoded, Numbers::Narrow(_)));
         assert_eq!(decoded, [Some(7), Some(8)].into_iter().collect());
     }
