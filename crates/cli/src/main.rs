@@ -35,6 +35,8 @@ enum Command {
     Validate(cmd::validate::Args),
     /// Compute the harness's metrics from a bundle.
     Metrics(cmd::metrics::Args),
+    /// Compare two runs: each model's paired difference in pass rate from A to B.
+    Compare(cmd::compare::Args),
     /// Write synthetic harness-format files (not a bundle).
     Synth(cmd::synth::Args),
     /// Print a shell completion script (`runlens completions bash > …`).
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => cmd::convert::run(a),
         Command::Validate(a) => cmd::validate::run(a),
         Command::Metrics(a) => cmd::metrics::run(a),
+        Command::Compare(a) => cmd::compare::run(a),
         Command::Synth(a) => cmd::synth::run(a),
         Command::Completions(a) => cmd::completions::run(a, &mut Cli::command()),
     };

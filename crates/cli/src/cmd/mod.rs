@@ -1,5 +1,6 @@
 //! One module per subcommand; each exposes `Args` (clap) and `run(Args)`.
 
+pub mod compare;
 pub mod completions;
 pub mod convert;
 pub mod export;

@@ -8,6 +8,7 @@
 pub mod board_run;
 pub mod bootstrap;
 pub mod cell_facts;
+pub mod compare;
 pub mod confidence;
 pub mod curves;
 pub mod error;
