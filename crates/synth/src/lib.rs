@@ -41,7 +41,7 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 pub use summary::Summary;
-pub use write::generate;
+pub use write::{generate, generate_variant};
 
 /// Which synthetic data set to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

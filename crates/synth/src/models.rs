@@ -18,6 +18,56 @@ pub struct Model {
     pub reasoning: bool,
 }
 
+/// What variant `n` of a preset changes (`runlens synth --variant N`, for comparing runs):
+/// the preset's last model is dropped and a new one (`variant{n}-model`) takes its place at
+/// the end; two models pass more often and two less often ([`crate::plan::perturb`]). The
+/// plan is drawn model by model, so every other model's outcomes are the preset's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// The variant's number (1, 2, …).
+    pub n: u32,
+    /// Keys of the models that pass more often.
+    pub improved: Vec<String>,
+    /// Keys of the models that pass less often.
+    pub regressed: Vec<String>,
+    /// Key of the dropped model.
+    pub dropped: String,
+    /// Key of the added model.
+    pub added: String,
+}
+
+/// The models of variant `n` (≥ 1) of a preset with `models`, and what it changes. The
+/// improved and regressed models are taken, by `n`, among those whose failures are not
+/// labelled (the article's labelled matrix stays as published).
+pub fn variant(models: &[Model], n: u32) -> (Vec<Model>, Variant) {
+    let mut out = models.to_vec();
+    let dropped = out.pop().map(|m| m.key).unwrap_or_default();
+    let added = format!("variant{n}-model");
+    out.push(Model {
+        key: added.clone(),
+        name: format!("Variant {n} model (synthetic)"),
+        served: added.clone(),
+        strength: 0.45,
+        reasoning: false,
+    });
+    let free: Vec<&str> = out[..out.len() - 1]
+        .iter()
+        .map(|m| m.key.as_str())
+        .filter(|k| !LABELLED.contains(k))
+        .collect();
+    let k = free.len().max(1);
+    let at = |i: usize| free.get(i % k).map(|s| (*s).to_owned()).unwrap_or_default();
+    let base = 2 * n as usize;
+    let variant = Variant {
+        n,
+        improved: vec![at(base), at(base + 1)],
+        regressed: vec![at(base + k / 2), at(base + k / 2 + 1)],
+        dropped,
+        added,
+    };
+    (out, variant)
+}
+
 /// The four models whose dev failures are labelled (published-figures.md).
 pub const LABELLED: [&str; 4] = ["sonnet46", "gpt-4.1", "qwen3-coder-30b", "gemini-2.5-flash"];
 

@@ -18,7 +18,7 @@ use crate::cells::{self, Cell, CellInfo};
 use crate::corpus::{self, CorpusSpec};
 use crate::gold::Matchers;
 use crate::json::push_line;
-use crate::models::{LABELLED, Model};
+use crate::models::{LABELLED, Model, Variant};
 use crate::plan::{self, Special};
 use crate::question::Question;
 use crate::{SynthError, io_err};
@@ -67,6 +67,8 @@ pub struct BuildSpec {
     pub seed: u64,
     /// Scale of exploratory statements per cell (1.0 article; smaller keeps `large` modest).
     pub explore_scale: f64,
+    /// The variant of the preset being written, if any (`runlens synth --variant N`).
+    pub variant: Option<Variant>,
 }
 
 #[derive(Serialize)]
@@ -131,7 +133,12 @@ pub fn build(
         winners.push(winner);
     }
 
-    let plans = plan::plan(&questions, models, spec.exact_labelled, &mut p_rng);
+    let mut plans = plan::plan(&questions, models, spec.exact_labelled, &mut p_rng);
+    if let Some(variant) = &spec.variant {
+        // Its own stream: the preset's draws above are left as they were.
+        let mut v_rng = ChaCha8Rng::seed_from_u64(spec.seed ^ 0x7A21 ^ u64::from(variant.n));
+        plan::perturb(&mut plans, &questions, models, variant, &mut v_rng);
+    }
     let mut order: Vec<usize> = (0..questions.len()).collect();
     order.shuffle(&mut c_rng);
     let duplicate = order.get(order.len() / 3).copied();
@@ -201,4 +208,77 @@ pub fn build(
             .map(|b| format!("{b:02x}"))
             .collect(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog;
+    use crate::models;
+    use crate::plan::Outcome;
+
+    /// 60 questions of the article catalog, with the preset's models or `variant`'s.
+    fn corpus(models: &[Model], variant: Option<Variant>, dir: &Path) -> CorpusOut {
+        let cat = catalog::article();
+        let m = Matchers::new(&cat.namespaces).expect("matchers");
+        let spec = BuildSpec {
+            corpus: CorpusSpec {
+                n: 60,
+                worked_examples: false,
+                hostile_questions: 0,
+            },
+            excluded: 0,
+            exact_labelled: false,
+            seed: 7,
+            explore_scale: 0.1,
+            variant,
+        };
+        build(&cat, &m, models, &spec, &dir.join("results.jsonl")).expect("build")
+    }
+
+    fn outcome(out: &CorpusOut, q: usize, m: usize) -> Option<Outcome> {
+        out.infos[q][m].as_ref().map(|i| i.outcome)
+    }
+
+    #[test]
+    fn a_variant_changes_its_four_models_and_swaps_the_last_one_only() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let preset = models::article();
+        let (changed, variant) = models::variant(&preset, 1);
+        assert_eq!(changed.len(), preset.len());
+        assert_eq!(variant.dropped, preset[preset.len() - 1].key);
+        assert_eq!(changed[changed.len() - 1].key, "variant1-model");
+        let moved: Vec<&String> = variant.improved.iter().chain(&variant.regressed).collect();
+        assert_eq!(moved.len(), 4);
+        for key in &moved {
+            assert!(!LABELLED.contains(&key.as_str()), "{key} is labelled");
+            assert_eq!(moved.iter().filter(|k| k == &key).count(), 1, "{key} twice");
+        }
+        let base = corpus(&preset, None, &dir.path().join("a"));
+        let other = corpus(&changed, Some(variant.clone()), &dir.path().join("b"));
+        let ids = |c: &CorpusOut| {
+            c.questions
+                .iter()
+                .map(|q| q.trace_id.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(&base), ids(&other));
+        let (mut up, mut down) = (0, 0);
+        for (mi, model) in preset[..preset.len() - 1].iter().enumerate() {
+            for q in 0..base.questions.len() {
+                let (a, b) = (outcome(&base, q, mi), outcome(&other, q, mi));
+                let pass = |o: Option<Outcome>| o == Some(Outcome::Pass);
+                if variant.improved.contains(&model.key) {
+                    assert!(!pass(a) || pass(b), "{} regressed on {q}", model.key);
+                    up += usize::from(!pass(a) && pass(b));
+                } else if variant.regressed.contains(&model.key) {
+                    assert!(pass(a) || !pass(b), "{} improved on {q}", model.key);
+                    down += usize::from(pass(a) && !pass(b));
+                } else {
+                    assert_eq!(a, b, "{} on question {q}", model.key);
+                }
+            }
+        }
+        assert!(up > 0 && down > 0, "improved {up}, regressed {down}");
+    }
 }

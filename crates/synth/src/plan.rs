@@ -6,7 +6,7 @@
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::models::{LABELLED, Model};
+use crate::models::{LABELLED, Model, Variant};
 use crate::question::Question;
 use crate::taxonomy::{ALL, ARTICLE_MATRIX, SubMode};
 
@@ -120,6 +120,44 @@ pub fn plan(
         }
     }
     plan
+}
+
+/// How often a variant's improved model passes a cell it did not (fail or tie), and its
+/// regressed model fails a cell it passed.
+const FLIP: f64 = 0.3;
+
+/// Applies `variant` to a drawn `plan` (questions × `models`): each improved model's fail
+/// and tie cells pass with probability [`FLIP`], each regressed model's pass cells fail (with
+/// a drawn sub-mode); errors stay.
+pub fn perturb(
+    plan: &mut [Vec<CellPlan>],
+    questions: &[Question],
+    models: &[Model],
+    variant: &Variant,
+    rng: &mut ChaCha8Rng,
+) {
+    for (mi, model) in models.iter().enumerate() {
+        let up = variant.improved.contains(&model.key);
+        let down = variant.regressed.contains(&model.key);
+        if !up && !down {
+            continue;
+        }
+        for (qi, q) in questions.iter().enumerate() {
+            let cell = &mut plan[qi][mi];
+            let flip = rng.random_bool(FLIP);
+            match cell.outcome {
+                Outcome::Fail | Outcome::Tie if up && flip => {
+                    cell.outcome = Outcome::Pass;
+                    cell.sub_mode = None;
+                }
+                Outcome::Pass if down && flip => {
+                    cell.outcome = Outcome::Fail;
+                    cell.sub_mode = Some(draw_sub_mode(rng, q));
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 fn draw(rng: &mut ChaCha8Rng, q: &Question, model: &Model, labelled: bool) -> CellPlan {

@@ -84,7 +84,24 @@ fn lines<T: serde::Serialize>(rows: &[T]) -> Result<Vec<u8>, SynthError> {
 ///
 /// Deterministic: the same `preset` and `seed` give byte-identical files.
 pub fn generate(preset: Preset, seed: u64, out: &Path) -> Result<Summary, SynthError> {
-    let s = shape(preset);
+    generate_variant(preset, seed, 0, out)
+}
+
+/// [`generate`] of variant `variant` of the preset (0: the preset itself): the same
+/// questions, catalog and rankings, one model dropped and one added, two models improved and
+/// two regressed ([`models::variant`]), for comparing runs.
+pub fn generate_variant(
+    preset: Preset,
+    seed: u64,
+    variant: u32,
+    out: &Path,
+) -> Result<Summary, SynthError> {
+    let mut s = shape(preset);
+    let variant = (variant > 0).then(|| {
+        let (models, variant) = models::variant(&s.models, variant);
+        s.models = models;
+        variant
+    });
     let m = Matchers::new(&s.catalog.namespaces)?;
     let schema_text = schema::schema_md(&s.catalog, s.title);
     let universe = m.universe(&schema_text);
@@ -106,6 +123,7 @@ pub fn generate(preset: Preset, seed: u64, out: &Path) -> Result<Summary, SynthE
         exact_labelled: article && worked,
         seed: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ seed_salt,
         explore_scale: if article { 1.0 } else { 0.1 },
+        variant: variant.clone(),
     };
     let dev_dir = "text2sqlbench-synthetic-dev";
     let board_dir = "text2sqlbench-synthetic";
@@ -250,6 +268,7 @@ pub fn generate(preset: Preset, seed: u64, out: &Path) -> Result<Summary, SynthE
         universe.len(),
     );
     summary.files = files.clone();
+    summary.variant = variant;
     let md = summary.markdown();
     write(out, "SYNTHETIC.md", md.as_bytes(), &mut files)?;
     summary.files = files;
@@ -421,6 +440,7 @@ fn summarise(
     Summary {
         preset: preset.name(),
         seed,
+        variant: None,
         tables,
         dev_questions: dev.questions.len(),
         board_questions: board.questions.len(),

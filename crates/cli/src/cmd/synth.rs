@@ -24,10 +24,15 @@ pub struct Args {
     /// Seed; the same seed gives byte-identical files.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Write variant N of the preset (0: the preset itself): the same questions, one model
+    /// dropped and one added, two models passing more often and two less often, every other
+    /// model's outcomes unchanged (to try `runlens compare` and report sites on).
+    #[arg(long, default_value_t = 0)]
+    pub variant: u32,
     /// Output directory (created if missing; existing files are overwritten).
     #[arg(long)]
     pub out: PathBuf,
-    /// Print one JSON object on stdout: `{"preset", "seed", "out", "seconds", "bytes",
+    /// Print one JSON object on stdout: `{"preset", "seed", "variant", "out", "seconds", "bytes",
     /// "files": [{"path", "bytes"}], "tables", "dev_questions", "board_questions", "models",
     /// "labelled_failures", "labelled_attempts"}`.
     #[arg(long)]
@@ -79,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &format!("writing preset {}", preset.name()),
     );
     let watching = watch_bytes(&args.out, &bar);
-    let generated = runlens_synth::generate(preset, args.seed, &args.out);
+    let generated = runlens_synth::generate_variant(preset, args.seed, args.variant, &args.out);
     watching.store(false, Ordering::Relaxed);
     bar.finish_and_clear();
     let summary = generated.with_context(|| {
@@ -99,6 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let doc = serde_json::json!({
             "preset": summary.preset,
             "seed": summary.seed,
+            "variant": summary.variant.as_ref().map_or(0, |v| v.n),
             "out": args.out.display().to_string(),
             "seconds": start.elapsed().as_secs_f64(),
             "bytes": bytes,
