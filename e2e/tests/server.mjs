@@ -7,10 +7,12 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const OUT = path.join(ROOT, 'e2e', 'out');
 
 /** Spawns `runlens serve --addr 127.0.0.1:0 --dist dist` (or `$RUNLENS_DIST`, for benchmarks of
- * another build) and resolves with its base URL. */
+ * another build; no `--dist` when `extraArgs` name a `--site`) and resolves with its base URL. */
 export async function startServer(extraArgs = [], env = {}) {
   const bin = process.env.RUNLENS_BIN || path.join(ROOT, 'target', 'debug', 'runlens');
-  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--dist', process.env.RUNLENS_DIST || path.join(ROOT, 'dist'), ...extraArgs], {
+  // A report site (`--site DIR`) is its own app folder.
+  const dist = extraArgs.includes('--site') ? [] : ['--dist', process.env.RUNLENS_DIST || path.join(ROOT, 'dist')];
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', ...dist, ...extraArgs], {
     cwd: ROOT,
     env: { ...process.env, TYPESAFE_API_KEY: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

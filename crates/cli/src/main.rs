@@ -37,6 +37,8 @@ enum Command {
     Metrics(cmd::metrics::Args),
     /// Compare two runs: each model's paired difference in pass rate from A to B.
     Compare(cmd::compare::Args),
+    /// Write (or add runs to) a static report site: the app, the runs and an index of them.
+    Site(cmd::site::Args),
     /// Write synthetic harness-format files (not a bundle).
     Synth(cmd::synth::Args),
     /// Print a shell completion script (`runlens completions bash > …`).
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
         Command::Validate(a) => cmd::validate::run(a),
         Command::Metrics(a) => cmd::metrics::run(a),
         Command::Compare(a) => cmd::compare::run(a),
+        Command::Site(a) => cmd::site::run(a),
         Command::Synth(a) => cmd::synth::run(a),
         Command::Completions(a) => cmd::completions::run(a, &mut Cli::command()),
     };

@@ -4,61 +4,12 @@
 // Expected values are written as arithmetic (e.g. `2.0 / 3.0`).
 #![allow(clippy::eq_op)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use runlens_core::bundle::{Bundle, BundleBody, Provenance};
+use common::{body, runlens, write};
 use serde_json::{Value, json};
-
-fn cell(outcome: &str) -> Value {
-    json!({"sqls": ["SELECT 1"], "turns": 2, "result_score": {"outcome": outcome}})
-}
-
-/// One corpus `dev` with `models` and a result row per `(trace_id, outcome of each model)`.
-fn body(corpus: &str, models: &[&str], rows: &[(&str, &[&str])]) -> BundleBody {
-    let results: Vec<Value> = rows
-        .iter()
-        .map(|(trace, outcomes)| {
-            let candidates: serde_json::Map<String, Value> = models
-                .iter()
-                .zip(outcomes.iter())
-                .map(|(m, o)| ((*m).to_owned(), cell(o)))
-                .collect();
-            json!({"trace_id": trace, "candidates": candidates})
-        })
-        .collect();
-    let questions: Vec<Value> = rows
-        .iter()
-        .map(|(trace, _)| json!({"trace_id": trace, "nl_question": "?", "gt_sql": ["SELECT 1"]}))
-        .collect();
-    serde_json::from_value(json!({
-        "models": models.iter().map(|m| json!({"key": m, "display_name": m})).collect::<Vec<_>>(),
-        "corpora": [{"name": corpus, "models": models, "questions": questions, "results": results}]
-    }))
-    .unwrap()
-}
-
-fn write(dir: &Path, name: &str, body: BundleBody) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(
-        &path,
-        Bundle::new(Provenance::default(), body).to_json_vec(),
-    )
-    .unwrap();
-    path
-}
-
-fn runlens(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_runlens"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
 
 /// A: m1, m2, gone on q1..q4. B (a v2 zip): new, m2, m1 on q4, q2, q1, q5 (q3 dropped).
 fn runs(dir: &Path) -> (PathBuf, PathBuf) {

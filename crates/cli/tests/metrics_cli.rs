@@ -1,7 +1,8 @@
 //! `runlens metrics` end to end on a small hand-built bundle; expected values as arithmetic.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use runlens_core::bundle::{Bundle, BundleBody, Provenance};
 use serde_json::{Value, json};
@@ -68,16 +69,9 @@ fn write_bundle(dir: &Path) -> PathBuf {
 }
 
 fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_runlens"))
-        .arg("metrics")
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+    let mut all = vec!["metrics"];
+    all.extend_from_slice(args);
+    common::runlens(&all)
 }
 
 fn json_report(extra: &[&str]) -> Value {

@@ -6,5 +6,6 @@ pub mod convert;
 pub mod export;
 pub mod metrics;
 pub mod serve;
+pub mod site;
 pub mod synth;
 pub mod validate;

@@ -1,4 +1,4 @@
-//! `runlens serve [--addr 127.0.0.1:8080] [--dist DIR] [--bundles DIR] [--allow-origin URL]...`:
+//! `runlens serve [--addr 127.0.0.1:8080] [--dist DIR] [--bundles DIR] [--site DIR] [--allow-origin URL]...`:
 //! serve the dashboard, bundle files and a Jev-compatible API (see `docs/proxy.md`).
 //!
 //! The backend is `typesafe` when `TYPESAFE_API_KEY` is set (forwarding to
@@ -30,6 +30,9 @@ pub struct Args {
     /// Extra bundle files served at `/bundles/`, overlaid on `DIST/bundles/`.
     #[arg(long)]
     pub bundles: Option<PathBuf>,
+    /// A report site written by `runlens site` (the app and its runs): served as `--dist`.
+    #[arg(long, conflicts_with_all = ["dist", "bundles"])]
+    pub site: Option<PathBuf>,
     /// An origin allowed to call the API from a browser (repeatable; none = no CORS).
     #[arg(long = "allow-origin", value_name = "URL")]
     pub allow_origins: Vec<String>,
@@ -142,7 +145,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-async fn serve(args: Args) -> anyhow::Result<()> {
+async fn serve(mut args: Args) -> anyhow::Result<()> {
+    if let Some(site) = args.site.take() {
+        if !site.join("runs.json").is_file() {
+            bail!(
+                "{}: not a report site (no runs.json); write one with `runlens site`",
+                site.display()
+            );
+        }
+        args.dist = site;
+    }
     let backend = build_backend(&args)?;
     let tokens = access_tokens(&args)?;
     check_exposure(&args, &backend, tokens.as_ref())?;

@@ -1,0 +1,290 @@
+//! `runlens site OUT BUNDLE... [--dist DIR] [--order created|given] [--quiet]`: a static
+//! report site in OUT: the built app, each run as a v2 zip under `bundles/`, the start page's
+//! list of them (`bundles/index.json`) and an index of runs with each model's headline pass
+//! rate (`runs.json`, docs/site.md). Running it again adds or updates the runs given and keeps
+//! the others; a run whose zip in OUT has the same content hash is not rewritten.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::BufReader;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use runlens_core::bundle::v2::read_manifest;
+use runlens_core::bundle::v2::zip_form::ZipEntries;
+use runlens_core::bundle::{Bundle, LossRule};
+use runlens_core::metrics::board_run::boards;
+use serde::{Deserialize, Serialize};
+
+/// Arguments of `runlens site`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The site's folder (created if missing; a site there already is added to).
+    pub out: PathBuf,
+    /// Runs to add or update: v1 `.json` / `.json.gz`, or v2 `.zip` or directory.
+    #[arg(required = true)]
+    pub bundles: Vec<PathBuf>,
+    /// The built dashboard (trunk's output) copied into OUT.
+    #[arg(long, default_value = "dist")]
+    pub dist: PathBuf,
+    /// Run order in the index: by creation time (provenance), or as given (new runs after
+    /// the ones already in OUT).
+    #[arg(long, value_enum, default_value_t = Order::Created)]
+    pub order: Order,
+    /// Print nothing but errors.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// `--order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Order {
+    /// By each run's `provenance.created_at` (RFC 3339), ties in the order given.
+    Created,
+    /// As given on the command line.
+    Given,
+}
+
+/// The index of runs (`OUT/runs.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunIndex {
+    /// Always [`SITE_FORMAT`].
+    pub format: String,
+    /// The runs, in run order.
+    pub runs: Vec<RunEntry>,
+}
+
+/// `runs.json`'s format.
+pub const SITE_FORMAT: &str = "runlens.site/1";
+
+/// One run of the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunEntry {
+    /// The run's name (its zip is `bundles/NAME.zip`).
+    pub name: String,
+    /// Its zip, relative to the site.
+    pub file: String,
+    /// `provenance.created_at`.
+    pub created_at: String,
+    /// The body's content hash.
+    pub content_hash: String,
+    /// Whether the data are synthetic.
+    pub synthetic: bool,
+    /// Each corpus with results: its questions and each model's headline figures.
+    pub corpora: Vec<RunCorpus>,
+}
+
+/// One corpus of a run in the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunCorpus {
+    /// Corpus name.
+    pub name: String,
+    /// Result rows.
+    pub questions: usize,
+    /// The leaderboard's rows (default `loss` rule), pass descending.
+    pub models: Vec<RunModel>,
+}
+
+/// One model's headline figures (unrounded, as the leaderboard computes them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunModel {
+    /// Model key.
+    pub model: String,
+    /// Scored cells.
+    pub n: usize,
+    /// Pass rate.
+    pub pass: Option<f64>,
+    /// Its 95 % interval.
+    pub ci95: Option<[f64; 2]>,
+}
+
+/// The run's name from its path: the file or folder name without `.zip`, `.json.gz` or
+/// `.json`, characters other than ASCII letters, digits, `.`, `-` and `_` as `_`.
+pub fn run_name(path: &Path) -> String {
+    let base = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = [".zip", ".json.gz", ".json"]
+        .iter()
+        .find_map(|ext| base.strip_suffix(ext))
+        .unwrap_or(&base);
+    let name: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with('.') {
+        format!("run{name}")
+    } else {
+        name
+    }
+}
+
+/// The index entry of `bundle`, named `name`.
+fn entry_of(name: &str, bundle: &Bundle) -> RunEntry {
+    let corpora = boards(&bundle.body, LossRule::Excluded)
+        .into_iter()
+        .map(|board| RunCorpus {
+            name: board.corpus,
+            questions: board.questions,
+            models: board
+                .rows
+                .into_iter()
+                .map(|e| RunModel {
+                    model: e.row.model,
+                    n: e.row.n,
+                    pass: e.row.pass,
+                    ci95: e.row.ci95,
+                })
+                .collect(),
+        })
+        .collect();
+    RunEntry {
+        name: name.to_owned(),
+        file: format!("bundles/{name}.zip"),
+        created_at: bundle.provenance.created_at.clone(),
+        content_hash: bundle.content_hash.clone(),
+        synthetic: bundle.body.synthetic,
+        corpora,
+    }
+}
+
+/// The content hash in the manifest of the zip at `path`, if it is a readable v2 zip.
+fn zip_hash(path: &Path) -> Option<String> {
+    let file = fs::File::open(path).ok()?;
+    let mut entries = ZipEntries::new(BufReader::new(file)).ok()?;
+    read_manifest(&mut entries).ok().map(|m| m.content_hash)
+}
+
+/// Copies the files of `from` into `to` (made as needed), but `from/bundles/` (the app's own
+/// samples are not runs of this site).
+fn copy_app(from: &Path, to: &Path, top: bool) -> anyhow::Result<()> {
+    fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
+    for item in fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
+        let item = item.with_context(|| format!("reading {}", from.display()))?;
+        let (src, dst) = (item.path(), to.join(item.file_name()));
+        if top && item.file_name() == "bundles" {
+            continue;
+        }
+        if item.file_type()?.is_dir() {
+            copy_app(&src, &dst, false)?;
+        } else {
+            fs::copy(&src, &dst)
+                .with_context(|| format!("copying {} to {}", src.display(), dst.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// One entry of the start page's list (`bundles/index.json`, the app's `SampleEntry`).
+fn start_page_entry(run: &RunEntry) -> serde_json::Value {
+    let models: usize = run
+        .corpora
+        .iter()
+        .map(|c| c.models.len())
+        .max()
+        .unwrap_or(0);
+    let corpora: Vec<&str> = run.corpora.iter().map(|c| c.name.as_str()).collect();
+    serde_json::json!({
+        "file": format!("{}.zip", run.name),
+        "title": run.name,
+        "description": format!(
+            "Created {}; {} models; corpora {}; content hash {}.{}",
+            run.created_at,
+            models,
+            corpora.join(", "),
+            &run.content_hash[..run.content_hash.len().min(12)],
+            if run.synthetic { " Synthetic data, not real benchmark results." } else { "" }
+        ),
+        "synthetic": run.synthetic,
+    })
+}
+
+/// Runs `runlens site`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.dist.join("index.html").is_file() {
+        bail!(
+            "{}: no built app (index.html) there; build it with `trunk build --release` or name \
+             it with --dist",
+            args.dist.display()
+        );
+    }
+    let bundles_dir = args.out.join("bundles");
+    fs::create_dir_all(&bundles_dir)
+        .with_context(|| format!("creating {}", bundles_dir.display()))?;
+    let index_path = args.out.join("runs.json");
+    let mut index = match fs::read(&index_path) {
+        Ok(bytes) => serde_json::from_slice::<RunIndex>(&bytes).with_context(|| {
+            format!(
+                "{}: not an index of runs ({SITE_FORMAT}); choose an empty folder",
+                index_path.display()
+            )
+        })?,
+        Err(_) => RunIndex {
+            format: SITE_FORMAT.to_owned(),
+            runs: Vec::new(),
+        },
+    };
+    // Every name is checked before anything is written.
+    let mut given: BTreeMap<String, &Path> = BTreeMap::new();
+    for path in &args.bundles {
+        let name = run_name(path);
+        if let Some(first) = given.insert(name.clone(), path) {
+            bail!(
+                "two runs would be named `{name}` ({} and {}): rename one",
+                first.display(),
+                path.display()
+            );
+        }
+    }
+    copy_app(&args.dist, &args.out, true)?;
+    for path in &args.bundles {
+        let name = run_name(path);
+        let bar = crate::progress::bytes(args.quiet, Some(0), "reading");
+        let bundle = crate::bundle_file::read_with(path, &bar);
+        bar.finish_and_clear();
+        let bundle = bundle?;
+        let zip = bundles_dir.join(format!("{name}.zip"));
+        let unchanged = zip_hash(&zip).as_deref() == Some(bundle.content_hash.as_str());
+        if !unchanged {
+            crate::bundle_file::write(&bundle, &zip)?;
+        }
+        if !args.quiet {
+            let what = if unchanged { "unchanged" } else { "written" };
+            println!("{name}: {what} ({})", zip.display());
+        }
+        let entry = entry_of(&name, &bundle);
+        match index.runs.iter_mut().find(|r| r.name == name) {
+            Some(old) => *old = entry,
+            None => index.runs.push(entry),
+        }
+    }
+    if args.order == Order::Created {
+        index.runs.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    }
+    let list: Vec<serde_json::Value> = index.runs.iter().map(start_page_entry).collect();
+    fs::write(
+        bundles_dir.join("index.json"),
+        serde_json::to_vec_pretty(&list)?,
+    )
+    .with_context(|| format!("writing {}", bundles_dir.join("index.json").display()))?;
+    fs::write(&index_path, serde_json::to_vec_pretty(&index)?)
+        .with_context(|| format!("writing {}", index_path.display()))?;
+    if !args.quiet {
+        println!(
+            "site: {} runs in {} (serve it with `runlens serve --site {}`, or copy the folder \
+             to any static host)",
+            index.runs.len(),
+            args.out.display(),
+            args.out.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
