@@ -60,11 +60,11 @@ fn StartContent(on_open: Callback<BundleRequest>) -> impl IntoView {
                  curves, failure taxonomies and gate deltas, recomputed in your browser from the \
                  raw run bundle."
             </p>
-            <h2>"Bundled samples"</h2>
-            <Suspense fallback=|| view! { <p>"Loading the sample list…"</p> }>
+            <h2>"Runs on this site"</h2>
+            <Suspense fallback=|| view! { <p>"Loading the list of runs…"</p> }>
                 {move || Suspend::new(async move {
                     match samples.await {
-                        Ok(list) if list.is_empty() => view! { <p>"No bundled samples."</p> }.into_any(),
+                        Ok(list) if list.is_empty() => view! { <p>"No runs are listed here (bundles/index.json is empty)."</p> }.into_any(),
                         Ok(list) => view! { <SampleList samples=list /> }.into_any(),
                         Err(e) => view! {
                             <ErrorPanel title="Could not list the bundled samples" message=e.to_string() />

@@ -113,6 +113,13 @@ fn a_site_holds_the_app_each_run_as_a_zip_and_an_index_of_runs() {
     assert_eq!(list[0]["file"], "nightly-1.zip");
     assert_eq!(list[1]["file"], "nightly_2.zip");
     assert_eq!(list[1]["title"], "nightly_2");
+    assert_eq!(
+        list[1]["description"],
+        format!(
+            "Created 2026-12-02 00:00 UTC; 2 models; corpora dev; content hash {}.",
+            &run["content_hash"].as_str().unwrap()[..12]
+        )
+    );
 
     // Again with a third run and one of the two: the unchanged zip is not rewritten, the
     // other run stays in the index.

@@ -183,6 +183,23 @@ fn copy_app(from: &Path, to: &Path, top: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// `2026-12-01T09:30:00Z` as `2026-12-01 09:30 UTC`; any other text as it is.
+fn readable_time(rfc3339: &str) -> String {
+    let b = rfc3339.as_bytes();
+    let shaped = b.len() == 20
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b[10] == b'T'
+        && b[13] == b':'
+        && b[16] == b':'
+        && b[19] == b'Z';
+    if shaped {
+        format!("{} {} UTC", &rfc3339[..10], &rfc3339[11..16])
+    } else {
+        rfc3339.to_owned()
+    }
+}
+
 /// One entry of the start page's list (`bundles/index.json`, the app's `SampleEntry`).
 fn start_page_entry(run: &RunEntry) -> serde_json::Value {
     let models: usize = run
@@ -197,7 +214,7 @@ fn start_page_entry(run: &RunEntry) -> serde_json::Value {
         "title": run.name,
         "description": format!(
             "Created {}; {} models; corpora {}; content hash {}.{}",
-            run.created_at,
+            readable_time(&run.created_at),
             models,
             corpora.join(", "),
             &run.content_hash[..run.content_hash.len().min(12)],
