@@ -119,6 +119,14 @@ pub fn read_with(path: &Path, bar: &ProgressBar) -> Result<Bundle> {
     Bundle::from_slice(&bytes).with_context(|| format!("parsing bundle {}", path.display()))
 }
 
+/// [`read_with`] under its own progress bar ("reading"; none when `quiet`), cleared when done.
+pub fn read(path: &Path, quiet: bool) -> Result<Bundle> {
+    let bar = crate::progress::bytes(quiet, Some(0), "reading");
+    let bundle = read_with(path, &bar);
+    bar.finish_and_clear();
+    bundle
+}
+
 /// Writes `bundle` to `path` in the form the path asks for, through a temporary name in the
 /// same folder (renamed at the end); returns the bytes written.
 pub fn write(bundle: &Bundle, path: &Path) -> Result<u64> {

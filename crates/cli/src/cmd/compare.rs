@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use runlens_core::bundle::{Bundle, LossRule};
+use runlens_core::bundle::LossRule;
 use runlens_core::metrics::compare::{RunCompare, compare_runs};
+
+use crate::bundle_file::read;
 
 /// Arguments of `runlens compare`.
 #[derive(clap::Args)]
@@ -28,17 +30,10 @@ pub struct Args {
     pub loss_as_fail: bool,
 }
 
-fn read(path: &Path) -> anyhow::Result<Bundle> {
-    let bar = crate::progress::bytes(false, Some(0), "reading");
-    let bundle = crate::bundle_file::read_with(path, &bar);
-    bar.finish_and_clear();
-    bundle
-}
-
 /// Runs `runlens compare`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let a = read(&args.a)?;
-    let b = read(&args.b)?;
+    let a = read(&args.a, false)?;
+    let b = read(&args.b, false)?;
     let loss = if args.loss_as_fail {
         LossRule::AsFail
     } else {

@@ -71,10 +71,7 @@ fn parse_probability(s: &str) -> Result<f64, String> {
 
 /// Runs `runlens metrics`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let bar = crate::progress::bytes(false, Some(0), "reading");
-    let bundle = crate::bundle_file::read_with(&args.bundle, &bar);
-    bar.finish_and_clear();
-    let bundle = bundle?;
+    let bundle = crate::bundle_file::read(&args.bundle, false)?;
     let body = &bundle.body;
     let corpus = match &args.corpus {
         Some(name) => match body.corpus(name) {

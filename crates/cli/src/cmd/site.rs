@@ -250,10 +250,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     // Every name is checked before anything is written.
-    let mut given: BTreeMap<String, &Path> = BTreeMap::new();
-    for path in &args.bundles {
-        let name = run_name(path);
-        if let Some(first) = given.insert(name.clone(), path) {
+    let named: Vec<(String, &Path)> = args
+        .bundles
+        .iter()
+        .map(|p| (run_name(p), p.as_path()))
+        .collect();
+    let mut given: BTreeMap<&str, &Path> = BTreeMap::new();
+    for (name, path) in &named {
+        if let Some(first) = given.insert(name, path) {
             bail!(
                 "two runs would be named `{name}` ({} and {}): rename one",
                 first.display(),
@@ -262,12 +266,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     copy_app(&args.dist, &args.out, true)?;
-    for path in &args.bundles {
-        let name = run_name(path);
-        let bar = crate::progress::bytes(args.quiet, Some(0), "reading");
-        let bundle = crate::bundle_file::read_with(path, &bar);
-        bar.finish_and_clear();
-        let bundle = bundle?;
+    for (name, path) in &named {
+        let bundle = crate::bundle_file::read(path, args.quiet)?;
         let zip = bundles_dir.join(format!("{name}.zip"));
         let unchanged = zip_hash(&zip).as_deref() == Some(bundle.content_hash.as_str());
         if !unchanged {
@@ -277,8 +277,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let what = if unchanged { "unchanged" } else { "written" };
             println!("{name}: {what} ({})", zip.display());
         }
-        let entry = entry_of(&name, &bundle);
-        match index.runs.iter_mut().find(|r| r.name == name) {
+        let entry = entry_of(name, &bundle);
+        match index.runs.iter_mut().find(|r| &r.name == name) {
             Some(old) => *old = entry,
             None => index.runs.push(entry),
         }

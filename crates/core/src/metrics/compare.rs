@@ -272,6 +272,7 @@ fn rows_by_key(run: char, corpus: &Corpus) -> Result<HashMap<&str, usize>, Compa
 
 /// One corpus of both runs compared.
 fn compare_corpus(a: &Corpus, b: &Corpus, loss: LossRule) -> Result<CorpusCompare, CompareError> {
+    // A key on two rows of A is an error as in B, though only B's rows are looked up.
     rows_by_key('A', a)?;
     let in_b = rows_by_key('B', b)?;
     // (row in A, row in B) of each question in both, in A's order.
@@ -281,14 +282,19 @@ fn compare_corpus(a: &Corpus, b: &Corpus, loss: LossRule) -> Result<CorpusCompar
         .enumerate()
         .filter_map(|(i, row)| Some((i, *in_b.get(row.trace_id.as_str())?)))
         .collect();
-    let models_b: HashSet<&str> = b.models.iter().map(String::as_str).collect();
+    let models_b: HashMap<&str, usize> = b
+        .models
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.as_str(), i))
+        .collect();
     let models_a: HashSet<&str> = a.models.iter().map(String::as_str).collect();
     let models = a
         .models
         .iter()
         .enumerate()
         .filter_map(|(ia, model)| {
-            let ib = b.models.iter().position(|m| m == model)?;
+            let ib = *models_b.get(model.as_str())?;
             let sa = scores(&model_column(a, ia, loss));
             let sb = scores(&model_column(b, ib, loss));
             let (xa, xb): (Vec<Option<f64>>, Vec<Option<f64>>) =
@@ -306,7 +312,7 @@ fn compare_corpus(a: &Corpus, b: &Corpus, loss: LossRule) -> Result<CorpusCompar
         only_in_a: a
             .models
             .iter()
-            .filter(|m| !models_b.contains(m.as_str()))
+            .filter(|m| !models_b.contains_key(m.as_str()))
             .cloned()
             .collect(),
         only_in_b: b
