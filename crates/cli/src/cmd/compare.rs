@@ -100,14 +100,10 @@ pub fn render_table(r: &RunCompare, a: &Path, b: &Path) -> String {
         );
         for m in &corpus.models {
             let d = &m.delta;
-            let interval = match (d.delta, d.se) {
-                (Some(x), Some(se)) => format!(
-                    "{} .. {}",
-                    signed_pct(Some(x - 1.96 * se)),
-                    signed_pct(Some(x + 1.96 * se))
-                ),
-                _ => "-".into(),
-            };
+            let interval = d.interval95().map_or_else(
+                || "-".into(),
+                |(lo, hi)| format!("{} .. {}", signed_pct(Some(lo)), signed_pct(Some(hi))),
+            );
             let _ = writeln!(
                 out,
                 "{:<width$} {:>6} {:>7} {:>7} {:>7} {:>16} {:>7} {:>8} {:>9}",

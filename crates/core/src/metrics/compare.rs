@@ -7,10 +7,9 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::leaderboard::scores;
-use super::report_board::model_column;
+use super::run_scores::{CorpusScores, RunScores, ScoreColumn};
 use super::stats::{mean, normal_two_sided_p, sample_std};
-use crate::bundle::{Bundle, Corpus, LossRule};
+use crate::bundle::{Bundle, LossRule};
 
 /// One model's paired difference over the questions scored in both runs.
 ///
@@ -49,6 +48,14 @@ pub struct PairedDelta {
     pub improved: usize,
     /// Questions whose score fell.
     pub regressed: usize,
+}
+
+impl PairedDelta {
+    /// The normal 95% interval of `delta`, `delta ± 1.96·se` (none without both).
+    pub fn interval95(&self) -> Option<(f64, f64)> {
+        let (d, se) = (self.delta?, self.se?);
+        Some((d - 1.96 * se, d + 1.96 * se))
+    }
 }
 
 /// [`PairedDelta`] of aligned scores (`None`: no score); pairs past the shorter side are
@@ -205,30 +212,38 @@ pub fn compare_runs(
             hash: a.content_hash.clone(),
         });
     }
-    let names = |bundle: &Bundle| -> Vec<String> {
-        bundle.body.corpora.iter().map(|c| c.name.clone()).collect()
-    };
-    let pairs: Vec<(&Corpus, &Corpus)> = match corpus {
-        Some(name) => vec![(
-            find_corpus('A', a, name, &names)?,
-            find_corpus('B', b, name, &names)?,
-        )],
+    compare_scores(&RunScores::of(a, loss), &RunScores::of(b, loss), corpus)
+}
+
+/// Compares two runs' scores (every corpus of both, or only `corpus`): [`compare_runs`] once
+/// each run's scores are read, which the app's loader workers answer for the bundles they hold.
+pub fn compare_scores(
+    a: &RunScores,
+    b: &RunScores,
+    corpus: Option<&str>,
+) -> Result<RunCompare, CompareError> {
+    if a.content_hash == b.content_hash {
+        return Err(CompareError::SameRun {
+            hash: a.content_hash.clone(),
+        });
+    }
+    let pairs: Vec<(&CorpusScores, &CorpusScores)> = match corpus {
+        Some(name) => vec![(find_corpus('A', a, name)?, find_corpus('B', b, name)?)],
         None => a
-            .body
             .corpora
             .iter()
-            .filter_map(|ca| Some((ca, b.body.corpus(&ca.name)?)))
+            .filter_map(|ca| Some((ca, b.corpus(&ca.name)?)))
             .collect(),
     };
     if pairs.is_empty() {
         return Err(CompareError::NoCorpusInCommon {
-            a: names(a),
-            b: names(b),
+            a: a.names(),
+            b: b.names(),
         });
     }
     let corpora = pairs
         .into_iter()
-        .map(|(ca, cb)| compare_corpus(ca, cb, loss))
+        .map(|(ca, cb)| compare_corpus(ca, cb))
         .collect::<Result<Vec<_>, _>>()?;
     if corpora.iter().all(|c| c.questions == 0) {
         return Err(CompareError::NoSharedQuestions {
@@ -238,32 +253,28 @@ pub fn compare_runs(
     Ok(RunCompare { corpora })
 }
 
-/// `bundle`'s corpus `name` (of run `run`), or an error listing its corpora.
+/// `run`'s corpus `name` (of run `which`), or an error listing its corpora.
 fn find_corpus<'a>(
-    run: char,
-    bundle: &'a Bundle,
+    which: char,
+    run: &'a RunScores,
     name: &str,
-    names: &dyn Fn(&Bundle) -> Vec<String>,
-) -> Result<&'a Corpus, CompareError> {
-    bundle
-        .body
-        .corpus(name)
-        .ok_or_else(|| CompareError::NoSuchCorpus {
-            run,
-            corpus: name.to_owned(),
-            has: names(bundle),
-        })
+) -> Result<&'a CorpusScores, CompareError> {
+    run.corpus(name).ok_or_else(|| CompareError::NoSuchCorpus {
+        run: which,
+        corpus: name.to_owned(),
+        has: run.names(),
+    })
 }
 
 /// The rows of `corpus` by `trace_id`; a key on two rows is an error.
-fn rows_by_key(run: char, corpus: &Corpus) -> Result<HashMap<&str, usize>, CompareError> {
-    let mut at = HashMap::with_capacity(corpus.results.len());
-    for (i, row) in corpus.results.iter().enumerate() {
-        if at.insert(row.trace_id.as_str(), i).is_some() {
+fn rows_by_key(run: char, corpus: &CorpusScores) -> Result<HashMap<&str, usize>, CompareError> {
+    let mut at = HashMap::with_capacity(corpus.trace_ids.len());
+    for (i, key) in corpus.trace_ids.iter().enumerate() {
+        if at.insert(key.as_str(), i).is_some() {
             return Err(CompareError::DuplicateQuestion {
                 run,
                 corpus: corpus.name.clone(),
-                trace_id: row.trace_id.clone(),
+                trace_id: key.clone(),
             });
         }
     }
@@ -271,16 +282,16 @@ fn rows_by_key(run: char, corpus: &Corpus) -> Result<HashMap<&str, usize>, Compa
 }
 
 /// One corpus of both runs compared.
-fn compare_corpus(a: &Corpus, b: &Corpus, loss: LossRule) -> Result<CorpusCompare, CompareError> {
+fn compare_corpus(a: &CorpusScores, b: &CorpusScores) -> Result<CorpusCompare, CompareError> {
     // A key on two rows of A is an error as in B, though only B's rows are looked up.
     rows_by_key('A', a)?;
     let in_b = rows_by_key('B', b)?;
     // (row in A, row in B) of each question in both, in A's order.
     let matched: Vec<(usize, usize)> = a
-        .results
+        .trace_ids
         .iter()
         .enumerate()
-        .filter_map(|(i, row)| Some((i, *in_b.get(row.trace_id.as_str())?)))
+        .filter_map(|(i, key)| Some((i, *in_b.get(key.as_str())?)))
         .collect();
     let models_b: HashMap<&str, usize> = b
         .models
@@ -289,16 +300,20 @@ fn compare_corpus(a: &Corpus, b: &Corpus, loss: LossRule) -> Result<CorpusCompar
         .map(|(i, m)| (m.as_str(), i))
         .collect();
     let models_a: HashSet<&str> = a.models.iter().map(String::as_str).collect();
+    let none = ScoreColumn::default();
     let models = a
         .models
         .iter()
         .enumerate()
         .filter_map(|(ia, model)| {
             let ib = *models_b.get(model.as_str())?;
-            let sa = scores(&model_column(a, ia, loss));
-            let sb = scores(&model_column(b, ib, loss));
+            let (sa, sb) = (
+                &a.scores.get(ia).unwrap_or(&none).0,
+                &b.scores.get(ib).unwrap_or(&none).0,
+            );
+            let at = |s: &[Option<f64>], i: usize| s.get(i).copied().flatten();
             let (xa, xb): (Vec<Option<f64>>, Vec<Option<f64>>) =
-                matched.iter().map(|&(i, j)| (sa[i], sb[j])).unzip();
+                matched.iter().map(|&(i, j)| (at(sa, i), at(sb, j))).unzip();
             Some(ModelDelta {
                 model: model.clone(),
                 delta: paired_delta(&xa, &xb),

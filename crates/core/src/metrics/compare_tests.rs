@@ -7,7 +7,8 @@
 use wasm_bindgen_test::wasm_bindgen_test as test;
 
 use super::*;
-use crate::bundle::{BundleBody, Provenance};
+use crate::bundle::{BundleBody, Corpus, Provenance};
+use crate::metrics::run_scores::RunScores;
 
 #[test]
 fn a_paired_difference_of_four_questions_has_the_arithmetic_values() {
@@ -198,4 +199,71 @@ fn runs_that_cannot_be_compared_say_why() {
         "run A, corpus `dev`: trace_id `q1` is on two result rows, so its questions cannot be \
          matched"
     );
+}
+
+#[test]
+fn a_runs_scores_travel_as_one_code_a_question() {
+    // m: pass, tie, fail, error (no score); loss as excluded: none; as fail: 0.
+    let a = run(
+        &["m"],
+        &[
+            ("q1", &["pass"]),
+            ("q2", &["tie"]),
+            ("q3", &["fail"]),
+            ("q4", &["error"]),
+            ("q5", &["loss"]),
+        ],
+    );
+    let scores = RunScores::of(&a, LossRule::Excluded);
+    let json = serde_json::to_value(&scores).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!({
+            "content_hash": a.content_hash,
+            "corpora": [{"name": "dev", "trace_ids": ["q1", "q2", "q3", "q4", "q5"],
+                         "models": ["m"], "scores": ["ptf.."]}]
+        })
+    );
+    assert_eq!(serde_json::from_value::<RunScores>(json).unwrap(), scores);
+    assert_eq!(
+        RunScores::of(&a, LossRule::AsFail).corpora[0].scores[0].codes(),
+        "ptf.f"
+    );
+    let bad = serde_json::json!({"content_hash": "x", "corpora": [
+        {"name": "dev", "trace_ids": ["q1"], "models": ["m"], "scores": ["pX"]}]});
+    assert_eq!(
+        serde_json::from_value::<RunScores>(bad)
+            .unwrap_err()
+            .to_string(),
+        "score 2: `X` is not a score code (expected p, t, f or .)"
+    );
+}
+
+#[test]
+fn comparing_scores_is_comparing_the_runs() {
+    let a = run(
+        &["m", "k"],
+        &[("q1", &["pass", "fail"]), ("q2", &["tie", "pass"])],
+    );
+    let b = run(
+        &["k", "m"],
+        &[("q2", &["fail", "pass"]), ("q1", &["pass", "fail"])],
+    );
+    for loss in [LossRule::Excluded, LossRule::AsFail] {
+        let (sa, sb) = (RunScores::of(&a, loss), RunScores::of(&b, loss));
+        // Through the wire form, as the page receives them from the two loader workers.
+        let wire = |s: &RunScores| {
+            serde_json::from_slice::<RunScores>(&serde_json::to_vec(s).unwrap()).unwrap()
+        };
+        assert_eq!(
+            compare_scores(&wire(&sa), &wire(&sb), None),
+            compare_runs(&a, &b, loss, None)
+        );
+    }
+    // m: q1 pass → fail, q2 tie → pass: d = (−1, 0.5).
+    let m = &compare_runs(&a, &b, LossRule::Excluded, None)
+        .unwrap()
+        .corpora[0]
+        .models[0];
+    assert_eq!((m.model.as_str(), m.delta.delta), ("m", Some(-0.25)));
 }

@@ -34,6 +34,7 @@ pub mod report_options;
 pub mod report_retrieval;
 pub mod row_gold;
 pub mod rule_checks;
+pub mod run_scores;
 pub mod statement_parses;
 pub mod stats;
 pub mod stepwise;
