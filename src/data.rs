@@ -12,6 +12,7 @@ use serde::Deserialize;
 
 use crate::api;
 use crate::loader;
+use crate::loader::client::Slot;
 pub use crate::loader::decode::decode_bundle;
 pub use crate::loader::progress::{Phase, Progress};
 pub use crate::loader::request::{BundleRequest, LoadError, LoadStats, Loaded};
@@ -59,5 +60,25 @@ pub fn load(
     on_progress: impl Fn(Progress) + 'static,
     on_done: impl Fn(Result<Loaded, LoadError>) + 'static,
 ) -> loader::client::LoadHandle {
-    loader::client::start(request, Box::new(on_progress), std::rc::Rc::new(on_done))
+    loader::client::start(
+        Slot::Shown,
+        request,
+        Box::new(on_progress),
+        std::rc::Rc::new(on_done),
+    )
+}
+
+/// [`load`] of the run the compare view compares the shown bundle with, in a worker of its
+/// own: it replaces an earlier compared run, never the shown bundle.
+pub fn load_compared(
+    request: BundleRequest,
+    on_progress: impl Fn(Progress) + 'static,
+    on_done: impl Fn(Result<Loaded, LoadError>) + 'static,
+) -> loader::client::LoadHandle {
+    loader::client::start(
+        Slot::Compared,
+        request,
+        Box::new(on_progress),
+        std::rc::Rc::new(on_done),
+    )
 }

@@ -25,8 +25,8 @@ test('at 390 px the tabs are a menu that fits the screen and the views do not wi
   assert.ok(box.x >= 0 && box.x + box.width <= 390, `the menu spans ${box.x}–${box.x + box.width}`);
   assert.equal(await menu.inputValue(), 'leaderboard');
   const labels = await menu.locator('option').allTextContents();
-  assert.deepEqual(labels, ['Leaderboard', 'Matrix', 'Table ranking', 'Failures', 'Audit queue', 'Gate', 'Trajectory']);
-  for (const tab of ['matrix', 'ranking', 'failures', 'audit', 'gate', 'trajectory', 'leaderboard']) {
+  assert.deepEqual(labels, ['Leaderboard', 'Matrix', 'Table ranking', 'Failures', 'Audit queue', 'Gate', 'Trajectory', 'Compare']);
+  for (const tab of ['matrix', 'ranking', 'failures', 'audit', 'gate', 'trajectory', 'compare', 'leaderboard']) {
     await menu.selectOption(tab);
     await page.waitForSelector(`[data-testid="${tab}-view"]`, { timeout: 60000 });
     if (tab !== 'leaderboard') assert.match(page.url(), new RegExp(`tab=${tab}`));
@@ -35,8 +35,8 @@ test('at 390 px the tabs are a menu that fits the screen and the views do not wi
   }
   // Back in the address's history: the menu shows the view shown.
   await page.goBack();
-  await page.waitForSelector('[data-testid="trajectory-view"]', { timeout: 60000 });
-  assert.equal(await menu.inputValue(), 'trajectory');
+  await page.waitForSelector('[data-testid="compare-view"]', { timeout: 60000 });
+  assert.equal(await menu.inputValue(), 'compare');
   // Wide again: the strip, not the menu.
   await page.setViewportSize({ width: 1440, height: 900 });
   assert.equal(await page.isVisible('.tabs'), true);

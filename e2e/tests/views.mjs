@@ -10,4 +10,5 @@ export const VIEWS = {
   audit: [`&tab=audit&corpus=${DEV}`, '[data-testid="audit-detail"]'],
   gate: ['&tab=gate', '[data-testid="gate-headline"]'],
   trajectory: [`&tab=trajectory&corpus=${DEV}&tmodel=gpt-4.1&trace=${TRACE}`, '[data-testid="relabel-panel"]'],
+  compare: ['&tab=compare', '[data-testid="compare-runs"] button'],
 };

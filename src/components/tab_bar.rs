@@ -2,7 +2,7 @@
 //! WAI-ARIA tabs pattern: the strip is one stop of the Tab key (the chosen tab), the arrow
 //! keys move to the previous / next tab and open it, Home and End the first and last. On a
 //! narrow screen the strip collapses into a menu (a `<select>` of the same views). Anywhere on
-//! the page, a view's key (`1`–`7`, the registry's) opens it, unless focus is in a field or a
+//! the page, a view's key (`1`–`8`, the registry's) opens it, unless focus is in a field or a
 //! dialog is open.
 
 use leptos::prelude::*;

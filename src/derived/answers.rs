@@ -17,6 +17,7 @@ use runlens_core::metrics::gate_view::{self, GateAnswerer};
 use runlens_core::metrics::gold_tables::TableMatcher;
 use runlens_core::metrics::matrix_view::MatrixAnswerer;
 use runlens_core::metrics::ranking_view::RankingAnswerer;
+use runlens_core::metrics::run_scores::RunScores;
 use runlens_core::overrides::what_changed_between;
 use runlens_core::trajectory::{OpenedCell, TrajectoryAnswerer, choices, resolve_corpus};
 use serde::de::DeserializeOwned;
@@ -124,6 +125,7 @@ pub fn answer_json_filled(bundle: &Bundle, query: &ViewQuery, filled: Option<&Fi
             ViewQuery::TrajectoryChoices(q) => serde_json::to_vec(&choices(body, q)),
             ViewQuery::Boards { loss } => serde_json::to_vec(&boards(body, *loss)),
             ViewQuery::PooledBoard { loss } => serde_json::to_vec(&pooled_board(body, *loss)),
+            ViewQuery::Scores { loss } => serde_json::to_vec(&RunScores::of(bundle, *loss)),
             ViewQuery::Cell {
                 corpus,
                 model,

@@ -1,5 +1,5 @@
 //! Asking the loader worker: a view's question goes to the worker that loaded the bundle it
-//! shows (it keeps the full bundle), and the answer comes back by request id.
+//! asks about (the shown bundle's, or the compared run's) (it keeps the full bundle), and the answer comes back by request id.
 
 use js_sys::{Promise, Uint8Array};
 use runlens_core::bundle::Bundle;
@@ -22,9 +22,11 @@ pub async fn ask_holder(
     bundle: &Arc<Bundle>,
     query: &ViewQuery,
 ) -> Option<Result<Vec<u8>, LoadError>> {
-    let (worker, state) = CURRENT.with_borrow(|c| {
-        c.as_ref()
-            .filter(|c| c.state.borrow().holds(bundle))
+    let (worker, state) = CURRENT.with_borrow(|slots| {
+        slots
+            .iter()
+            .flatten()
+            .find(|c| c.state.borrow().holds(bundle))
             .and_then(|c| c.worker.clone().map(|w| (w, c.state.clone())))
     })?;
     let early = query.answered_early();

@@ -1,4 +1,5 @@
-//! The page side: starts a loader worker per load, receives the bundle's skeleton (the worker
+//! The page side: starts a loader worker per load (two at once at most: the shown bundle's
+//! and the compared run's, [`Slot`]), receives the bundle's skeleton (the worker
 //! keeps the rows and answers the views, [`super::ask::ask_holder`]), and falls back to
 //! loading on the main thread without a worker.
 
@@ -42,14 +43,27 @@ impl LoadHandle {
     /// Stops the load if it is still the current one: terminates its worker; its `on_done`
     /// is never called.
     pub fn cancel(&self) {
-        CURRENT.with_borrow_mut(|current| {
-            if current.as_ref().is_some_and(|c| c.id == self.id)
-                && let Some(c) = current.take()
-            {
-                c.stop();
-            }
+        let stopped = CURRENT.with_borrow_mut(|slots| {
+            slots
+                .iter_mut()
+                .find(|c| c.as_ref().is_some_and(|c| c.id == self.id))
+                .and_then(Option::take)
         });
+        if let Some(c) = stopped {
+            c.stop();
+        }
     }
+}
+
+/// Which of the page's two loads: the bundle the views show, or the run the compare view
+/// compares it with. Each has its own worker; starting a load stops the earlier one of its
+/// slot only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// The bundle of `?bundle=` (or opened files): every view's.
+    Shown,
+    /// The run of `?compare=`: the compare view's run B.
+    Compared,
 }
 
 pub(super) struct Current {
@@ -105,17 +119,24 @@ impl State {
 }
 
 thread_local! {
-    pub(super) static CURRENT: RefCell<Option<Current>> = const { RefCell::new(None) };
+    /// The current load of each [`Slot`], by its index.
+    pub(super) static CURRENT: RefCell<[Option<Current>; 2]> = const { RefCell::new([None, None]) };
     static NEXT_ID: RefCell<u64> = const { RefCell::new(0) };
 }
 
-/// Starts loading `request`, replacing (and stopping) any earlier load.
-pub fn start(request: BundleRequest, on_progress: OnProgress, on_done: OnDone) -> LoadHandle {
+/// Starts loading `request` in `slot`, replacing (and stopping) the slot's earlier load.
+pub fn start(
+    slot: Slot,
+    request: BundleRequest,
+    on_progress: OnProgress,
+    on_done: OnDone,
+) -> LoadHandle {
     let id = NEXT_ID.with_borrow_mut(|n| {
         *n += 1;
         *n
     });
-    if let Some(old) = CURRENT.take() {
+    let old = CURRENT.with_borrow_mut(|slots| slots[slot as usize].take());
+    if let Some(old) = old {
         old.stop();
     }
     on_progress(Progress {
@@ -130,7 +151,9 @@ pub fn start(request: BundleRequest, on_progress: OnProgress, on_done: OnDone) -
         on_done: Some(on_done),
         ..State::default()
     }));
-    let (worker, early) = match prestart::take() {
+    // The worker `prestart.js` started is for the shown bundle's address.
+    let prestarted = (slot == Slot::Shown).then(prestart::take).flatten();
+    let (worker, early) = match prestarted {
         Some(p) => (Some(p.worker), p.early),
         None => {
             let options = WorkerOptions::new();
@@ -143,11 +166,13 @@ pub fn start(request: BundleRequest, on_progress: OnProgress, on_done: OnDone) -
     };
     // Current before wiring: the handlers ignore events of loads that are not current, and
     // a prestarted worker's early events (its `Ready`) are handed to them right away.
-    CURRENT.set(Some(Current {
-        id,
-        worker: worker.clone(),
-        state: state.clone(),
-    }));
+    CURRENT.with_borrow_mut(|slots| {
+        slots[slot as usize] = Some(Current {
+            id,
+            worker: worker.clone(),
+            state: state.clone(),
+        });
+    });
     match &worker {
         Some(w) => wire(w, id, &state, early),
         None => run_locally(id, state),
@@ -156,7 +181,7 @@ pub fn start(request: BundleRequest, on_progress: OnProgress, on_done: OnDone) -
 }
 
 fn is_current(id: u64) -> bool {
-    CURRENT.with_borrow(|c| c.as_ref().is_some_and(|c| c.id == id))
+    CURRENT.with_borrow(|slots| slots.iter().flatten().any(|c| c.id == id))
 }
 
 /// Installs the load's handlers on `worker`, then hands them the `early` events a
@@ -193,8 +218,8 @@ fn wire(worker: &Worker, id: u64, state: &Rc<RefCell<State>>, early: Vec<JsValue
         } else {
             // No worker script here (e.g. a test page): load on the main thread instead.
             w.terminate();
-            CURRENT.with_borrow_mut(|c| {
-                if let Some(c) = c.as_mut() {
+            CURRENT.with_borrow_mut(|slots| {
+                if let Some(c) = slots.iter_mut().flatten().find(|c| c.id == id) {
                     c.worker = None;
                 }
             });

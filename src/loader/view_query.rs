@@ -81,6 +81,13 @@ pub enum ViewQuery {
         /// How legacy `loss` cells are scored.
         loss: LossRule,
     },
+    /// Every corpus's pass-rate scores under a `loss` rule (a
+    /// [`runlens_core::metrics::run_scores::RunScores`]): what the compare view reads of each
+    /// of its two runs.
+    Scores {
+        /// How legacy `loss` cells are scored.
+        loss: LossRule,
+    },
     /// One cell in full with its question (an `Option` of
     /// [`runlens_core::trajectory::OpenedCell`], labels as the bundle records them): the
     /// audit queue's item.
@@ -109,7 +116,7 @@ impl ViewQuery {
     /// Whether the rows read ahead of a v2 bundle's whole (its questions, rankings, labels
     /// and gate rows: [`runlens_core::bundle::v2::read_early_tables`]) answer it; a ranking
     /// question's list of cells, the matrix and the audit queue (which read the cells'
-    /// outcomes and votes), the trajectory view's questions and the leaderboards, pooled or not (cells), need the whole
+    /// outcomes and votes), the trajectory view's questions and the leaderboards, pooled or not, and the scores (cells) need the whole
     /// bundle (a v2 summary carries the leaderboards before it).
     pub fn answered_early(&self) -> bool {
         !matches!(
@@ -123,6 +130,7 @@ impl ViewQuery {
                 | ViewQuery::Cell { .. }
                 | ViewQuery::Boards { .. }
                 | ViewQuery::PooledBoard { .. }
+                | ViewQuery::Scores { .. }
         )
     }
 }

@@ -19,6 +19,7 @@ macro_rules! view_modules {
 crate::state::view_list::for_each_view!(view_modules);
 
 pub use audit::AuditView;
+pub use compare::{CompareRuns, CompareView};
 pub use failures::FailuresView;
 pub use gate::GateView;
 pub use leaderboard::LeaderboardView;

@@ -1,5 +1,5 @@
 //! The view registry: every view of a bundle, in tab order, with its label, its key, where
-//! its code is and what it waits for. The tab bar, the view keys (`1`–`7`), the narrow
+//! its code is and what it waits for. The tab bar, the view keys (`1`–`8`), the narrow
 //! screen's menu, the arrow keys, the overview's choice of view and the split build's chunk
 //! list (`data-chunk` on the tabs, read by e2e/tests/chunks.test.mjs) all read this table.
 //! Its rows are the views' own `VIEW`s, in the order of the view list (`state::view_list`):

@@ -13,6 +13,7 @@ mod view_state;
 
 use leptos::prelude::*;
 
+pub use crate::pages::compare::url::CompareParams;
 pub use crate::pages::failures::url::{DEFAULT_CDF_THRESHOLD, FailuresParams};
 pub use crate::pages::gate::url::GateParams;
 pub use crate::pages::leaderboard::url::BoardParams;

@@ -21,6 +21,7 @@ macro_rules! for_each_view {
             audit: Audit = "audit";
             gate: Gate = "gate", keys crate::pages::gate::url::GateParams;
             trajectory: Trajectory = "trajectory", keys crate::pages::trajectory::url::TrajectoryParams;
+            compare: Compare = "compare", keys crate::pages::compare::url::CompareParams;
         }
     };
 }

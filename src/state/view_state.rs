@@ -91,6 +91,7 @@ impl ViewState {
     /// values that do not parse keep their defaults, so a hand-edited link never breaks the page.
     pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> ViewState {
         let mut s = ViewState::default();
+        let mut tab = None;
         for (key, value) in pairs {
             match key {
                 "bundle" => s.bundle = non_empty(value),
@@ -98,7 +99,7 @@ impl ViewState {
                     s.hash = Some(value.trim().to_ascii_lowercase())
                         .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()));
                 }
-                "tab" => s.tab = Tab::from_key(value).unwrap_or_default(),
+                "tab" => tab = Some(Tab::from_key(value).unwrap_or_default()),
                 "corpus" => s.corpus = non_empty(value),
                 "models" => {
                     s.models = value.split(',').filter_map(non_empty).collect();
@@ -110,7 +111,18 @@ impl ViewState {
                 }
             }
         }
+        s.tab = tab.unwrap_or_else(|| s.default_tab());
         s
+    }
+
+    /// The view a link without `tab` opens: the compare view when it names a run to compare
+    /// with (`?bundle=A&compare=B`), else the landing view.
+    pub fn default_tab(&self) -> Tab {
+        if self.compare.url.is_some() {
+            Tab::Compare
+        } else {
+            Tab::default()
+        }
     }
 
     /// The query pairs that differ from the defaults, in a fixed order: the shared keys,
@@ -121,7 +133,7 @@ impl ViewState {
         out.put("h", self.hash.clone());
         out.put(
             "tab",
-            (self.tab != Tab::default()).then(|| self.tab.key().to_owned()),
+            (self.tab != self.default_tab()).then(|| self.tab.key().to_owned()),
         );
         out.put("corpus", self.corpus.clone());
         out.put(

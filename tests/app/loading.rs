@@ -525,6 +525,7 @@ fn a_prestarted_worker_that_was_ready_early_gets_the_request() {
     Reflect::set(&window, &"__runlensLoader".into(), &slot).unwrap();
 
     let handle = client::start(
+        client::Slot::Shown,
         BundleRequest::Url("bundles/early.json.gz".into()),
         Box::new(|_| {}),
         Rc::new(|_| {}),

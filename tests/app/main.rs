@@ -8,6 +8,7 @@ use wasm_bindgen_test::wasm_bindgen_test_configure;
 wasm_bindgen_test_configure!(run_in_browser);
 
 mod audit;
+mod compare;
 mod export;
 mod failures;
 mod gate;

@@ -7,7 +7,8 @@ use runlens_core::metrics::gold_tables::GoldRule;
 use runlens_core::metrics::matrix_view::MatrixSort;
 use runlens_web::components::{TabBar, hash_disagrees};
 use runlens_web::state::{
-    BoardParams, FailuresParams, GateParams, MatrixParams, RankingParams, TrajectoryParams,
+    BoardParams, CompareParams, FailuresParams, GateParams, MatrixParams, RankingParams,
+    TrajectoryParams,
 };
 use runlens_web::state::{Sort, Tab, UrlState, ViewState, decode_query, encode_query};
 use wasm_bindgen::JsCast;
@@ -63,6 +64,12 @@ fn full_state() -> ViewState {
             from: Some("failures".into()),
             diff: true,
         },
+        compare: CompareParams {
+            url: Some("runs/night 2.zip".into()),
+            hash: Some("fedcba987654".into()),
+            model: Some("gpt-4.1".into()),
+            trace: Some("ex-009".into()),
+        },
         jev: Some("http://127.0.0.1:8080".into()),
         overrides: None,
     }
@@ -80,7 +87,8 @@ fn every_field_round_trips_through_the_query() {
          &k=7&t=0.35&gold=parser\
          &curves=ndcg,mrr&q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&question=ex-007\
          &f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&gmodel=gpt-4.1\
-         &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1&jev=http://127.0.0.1:8080"
+         &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1\
+         &compare=runs/night%202.zip&ch=fedcba987654&cm=gpt-4.1&cq=ex-009&jev=http://127.0.0.1:8080"
     );
     assert_eq!(decode_query(&q), s);
 }
@@ -117,6 +125,33 @@ fn hand_edited_links_fall_back_to_defaults() {
     // k is clamped to at least 1; `+` is a space.
     assert_eq!(decode_query("k=0").ranking.k, 1);
     assert_eq!(decode_query("?q=a+b").ranking.search, "a b");
+}
+
+#[wasm_bindgen_test]
+fn a_link_naming_a_run_to_compare_opens_the_compare_view() {
+    let s = decode_query("?bundle=a.zip&compare=b.zip");
+    assert_eq!(s.tab, Tab::Compare);
+    assert_eq!(s.compare.url.as_deref(), Some("b.zip"));
+    // The compare view is then the default: no `tab` in its link, and any other view's is kept.
+    assert_eq!(encode_query(&s), "?bundle=a.zip&compare=b.zip");
+    let board = ViewState {
+        tab: Tab::Leaderboard,
+        ..s.clone()
+    };
+    assert_eq!(
+        encode_query(&board),
+        "?bundle=a.zip&tab=leaderboard&compare=b.zip"
+    );
+    assert_eq!(decode_query(&encode_query(&board)), board);
+    // Without `compare`, `tab=compare` is written out and the view asks for a run.
+    let choose = decode_query("?bundle=a.zip&tab=compare");
+    assert_eq!(
+        (choose.tab, choose.compare.url.as_deref()),
+        (Tab::Compare, None)
+    );
+    assert_eq!(encode_query(&choose), "?bundle=a.zip&tab=compare");
+    // A malformed `ch` is dropped, as `h`.
+    assert_eq!(decode_query("?compare=b.zip&ch=xyz").compare.hash, None);
 }
 
 #[wasm_bindgen_test]

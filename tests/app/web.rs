@@ -213,6 +213,7 @@ async fn the_registry_lists_every_tab_once_and_drives_the_tab_strip() {
         ("audit", "Audit queue", Some("split_audit")),
         ("gate", "Gate", Some("split_gate")),
         ("trajectory", "Trajectory", Some("split_trajectory")),
+        ("compare", "Compare", Some("split_compare")),
     ];
     let expected: Vec<(String, String, Option<String>)> = expected
         .iter()
@@ -225,7 +226,7 @@ async fn the_registry_lists_every_tab_once_and_drives_the_tab_strip() {
             b.get_attribute("aria-keyshortcuts")
         })
         .collect();
-    let expected_keys: Vec<Option<String>> = (1..=7).map(|n| Some(n.to_string())).collect();
+    let expected_keys: Vec<Option<String>> = (1..=8).map(|n| Some(n.to_string())).collect();
     assert_eq!(keys, expected_keys);
     let options = host
         .query_selector_all("[data-testid='tabs-menu'] option")
@@ -298,7 +299,11 @@ async fn a_views_key_opens_it_unless_typing_or_modified() {
     assert_eq!(selected().as_deref(), Some("trajectory"));
     press(&heading, "8", false);
     leptos::task::tick().await;
-    assert_eq!(selected().as_deref(), Some("trajectory"));
+    assert_eq!(selected().as_deref(), Some("compare"));
+    // No ninth view: the key does nothing.
+    press(&heading, "9", false);
+    leptos::task::tick().await;
+    assert_eq!(selected().as_deref(), Some("compare"));
 }
 
 /// #17, accessibility: the arrow keys move between the tabs and open them (the strip is one
@@ -313,10 +318,10 @@ async fn arrow_keys_walk_the_tabs_and_the_skip_link_focuses_the_view() {
     assert_eq!(tab_after_key(Tab::Matrix, "ArrowRight"), Some(Tab::Ranking));
     assert_eq!(
         tab_after_key(Tab::Leaderboard, "ArrowLeft"),
-        Some(Tab::Trajectory)
+        Some(Tab::Compare)
     );
     assert_eq!(tab_after_key(Tab::Gate, "Home"), Some(Tab::Leaderboard));
-    assert_eq!(tab_after_key(Tab::Ranking, "End"), Some(Tab::Trajectory));
+    assert_eq!(tab_after_key(Tab::Ranking, "End"), Some(Tab::Compare));
     assert_eq!(tab_after_key(Tab::Ranking, "a"), None);
     let host = mount_with(bundle(), ViewState::default());
     leptos::task::tick().await;

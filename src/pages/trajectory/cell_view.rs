@@ -29,7 +29,7 @@ use crate::state::UrlState;
 use crate::yield_now::yield_now;
 
 /// Steps of one run; without a table matcher (invalid namespaces) the tables are left out.
-fn steps(
+pub(crate) fn steps(
     matcher: Option<&TableMatcher>,
     sqls: &[String],
     results: &[String],

@@ -3,18 +3,18 @@
 //! `?` showing the keys.
 
 mod audit_keys;
-mod cell_view;
+pub(crate) mod cell_view;
 mod chooser;
 mod gate;
 mod header;
 mod keys;
 mod label;
 pub mod list;
-mod results;
-mod sql;
+pub(crate) mod results;
+pub(crate) mod sql;
 pub mod url;
-mod usage;
-mod verdict;
+pub(crate) mod usage;
+pub(crate) mod verdict;
 
 use std::cell::RefCell;
 use std::sync::Arc;

@@ -66,13 +66,17 @@ pub fn TableMarks(tables: Vec<TableMark>) -> impl IntoView {
     })
 }
 
-/// The gold (−) vs candidate (+) diff, words that changed emphasised.
+/// The gold (−) vs candidate (+) diff, words that changed emphasised (`title` names the two
+/// sides when they are others, e.g. two runs' candidates).
 #[component]
-pub fn DiffView(lines: Vec<DiffLine>) -> impl IntoView {
+pub fn DiffView(
+    lines: Vec<DiffLine>,
+    #[prop(default = "Gold (−) vs candidate (+) SQL")] title: &'static str,
+) -> impl IntoView {
     let empty = lines.is_empty();
     view! {
         <section class="sql-diff" data-testid="sql-diff">
-            <h4>"Gold (−) vs candidate (+) SQL"</h4>
+            <h4>{title}</h4>
             {empty.then(|| view! { <p class="hint">"Neither side has SQL."</p> })}
             <pre class="diff">
                 {lines.into_iter().map(|l| {
