@@ -171,6 +171,26 @@ fn bad_inputs_are_named() {
         stderr.contains("runs.json: not an index of runs (runlens.site/1)"),
         "{stderr}"
     );
+    // A run edited after export: its body no longer has the hash it names.
+    fs::remove_file(out.join("runs.json")).unwrap();
+    let edited = dir.path().join("edited.json");
+    let text = fs::read_to_string(&run)
+        .unwrap()
+        .replace("\"q1\"", "\"q2\"");
+    fs::write(&edited, text).unwrap();
+    let (ok, _, stderr) = site(&[o, edited.to_str().unwrap(), "--dist", &dist]);
+    assert!(!ok);
+    assert!(
+        stderr.contains(
+            "edited.json: not written to the site (its content hash does not match its body)"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("does not match the body (computed "),
+        "{stderr}"
+    );
+    assert!(!out.join("bundles/edited.zip").exists());
     let (ok, _, stderr) = runlens(&[
         "serve",
         "--site",

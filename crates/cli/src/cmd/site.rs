@@ -268,6 +268,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     copy_app(&args.dist, &args.out, true)?;
     for (name, path) in &named {
         let bundle = crate::bundle_file::read(path, args.quiet)?;
+        // A run whose body is not the one its hash names would be listed under a hash that
+        // links pinned to it never find (the app checks every bundle it opens).
+        bundle.verify_content_hash().with_context(|| {
+            format!(
+                "{}: not written to the site (its content hash does not match its body)",
+                path.display()
+            )
+        })?;
         let zip = bundles_dir.join(format!("{name}.zip"));
         let unchanged = zip_hash(&zip).as_deref() == Some(bundle.content_hash.as_str());
         if !unchanged {
