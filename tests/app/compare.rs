@@ -254,6 +254,7 @@ async fn a_models_changed_questions_open_both_runs_side_by_side() {
     let mut state = ViewState::default();
     state.compare.model = Some("m".into());
     state.compare.trace = Some("q2".into());
+    state.compare.corpus = Some("dev".into());
     let host = mount(a, b, state);
     answered(&host).await;
     // m: q1 pass → fail, q2 fail → pass, q3 tie → pass, in A's order (q4 unchanged).

@@ -69,6 +69,7 @@ fn full_state() -> ViewState {
             hash: Some("fedcba987654".into()),
             model: Some("gpt-4.1".into()),
             trace: Some("ex-009".into()),
+            corpus: Some("dev".into()),
         },
         jev: Some("http://127.0.0.1:8080".into()),
         overrides: None,
@@ -88,7 +89,7 @@ fn every_field_round_trips_through_the_query() {
          &curves=ndcg,mrr&q=MRR%20by%20month,%20EMEA%3DNorth%3F&ngold=2&below5=1&sort=-k_star&question=ex-007\
          &f=sub_mode:wrong%20join&cmin=0.25&cmax=0.9&ct=0.7&gmodel=gpt-4.1\
          &tmodel=openai/gpt-4.1&trace=ex-007&from=failures&diff=1\
-         &compare=runs/night%202.zip&ch=fedcba987654&cm=gpt-4.1&cq=ex-009&jev=http://127.0.0.1:8080"
+         &compare=runs/night%202.zip&ch=fedcba987654&cm=gpt-4.1&cq=ex-009&cc=dev&jev=http://127.0.0.1:8080"
     );
     assert_eq!(decode_query(&q), s);
 }

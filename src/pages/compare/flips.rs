@@ -62,8 +62,15 @@ pub fn Flips(corpus: Arc<CorpusCompare>, pair: CorpusPair) -> impl IntoView {
     let (a, b) = (pair.a.clone(), pair.b.clone());
     let rows = Memo::new(move |_| chosen.get().map(|m| flips(&a, &b, &m)).unwrap_or_default());
     let name = corpus.name.clone();
+    let here = StoredValue::new(name.clone());
     let side = move || {
-        let (model, trace) = state.with(|s| (s.compare.model.clone(), s.compare.trace.clone()));
+        let (model, trace, of) = state.with(|s| {
+            let c = &s.compare;
+            (c.model.clone(), c.trace.clone(), c.corpus.clone())
+        });
+        if of.is_some_and(|c| c != name) {
+            return None;
+        }
         let (model, trace) = (model.or_else(|| chosen.get())?, trace?);
         Some(view! {
             <SideBySide a=pair.bundle_a.clone() b=pair.bundle_b.clone()
@@ -79,7 +86,7 @@ pub fn Flips(corpus: Arc<CorpusCompare>, pair: CorpusPair) -> impl IntoView {
                     on:change=move |ev| {
                         let v = event_target_value(&ev);
                         limit.set(PAGE);
-                        state.push(move |s| { s.compare.model = Some(v); s.compare.trace = None; });
+                        state.push(move |s| { s.compare.model = Some(v); s.compare.trace = None; s.compare.corpus = None; });
                     }>
                     {options.into_iter().map(|(key, label)| {
                         let selected = chosen.get_untracked().as_deref() == Some(key.as_str());
@@ -93,7 +100,12 @@ pub fn Flips(corpus: Arc<CorpusCompare>, pair: CorpusPair) -> impl IntoView {
                 if n == 0 {
                     return view! { <p class="hint" data-testid="compare-no-flips">"No question changed for this model."</p> }.into_any();
                 }
-                let open = state.with(|s| s.compare.trace.clone());
+                let open = state.with(|s| {
+                    let c = &s.compare;
+                    c.trace.clone().filter(|_| {
+                        c.corpus.as_deref().is_none_or(|c| here.with_value(|h| c == h))
+                    })
+                });
                 view! {
                     <p class="hint">{format!("{n} questions changed, in run A's order. \"Open\" shows both runs side by side.")}</p>
                     <ul class="flip-list" data-testid="flip-list">
@@ -108,8 +120,12 @@ pub fn Flips(corpus: Arc<CorpusCompare>, pair: CorpusPair) -> impl IntoView {
                                     " " <span class=format!("flip {way}")>{f.words()}</span> " "
                                     <button type="button" aria-pressed=current.to_string()
                                         on:click=move |_| {
-                                            let (m, t) = (chosen.get_untracked(), to_open.clone());
-                                            state.push(move |s| { s.compare.model = m; s.compare.trace = Some(t); });
+                                            let (m, t, c) = (chosen.get_untracked(), to_open.clone(), here.get_value());
+                                            state.push(move |s| {
+                                                s.compare.model = m;
+                                                s.compare.trace = Some(t);
+                                                s.compare.corpus = Some(c);
+                                            });
                                         }>"Open"</button>
                                 </li>
                             }

@@ -34,12 +34,18 @@ pub fn LoadCompared(a: Arc<Bundle>, request: BundleRequest) -> impl IntoView {
         done: 0,
         total: None,
     });
+    // Whether run B's whole bundle is in (its worker answers the scores then), for the
+    // benchmark (e2e/bench/compare.mjs).
+    let whole = RwSignal::new(false);
     let handle = data::load_compared(
         request,
         move |p| {
             progress.try_set(p);
         },
         move |result| {
+            if result.as_ref().is_ok_and(|l| l.summary.is_none()) {
+                whole.try_set(true);
+            }
             let next = match result {
                 // The whole bundle after its summary: the same run, already compared.
                 Ok(loaded)
@@ -71,7 +77,7 @@ pub fn LoadCompared(a: Arc<Bundle>, request: BundleRequest) -> impl IntoView {
             s.compare = Default::default();
         });
     };
-    move || match status.get() {
+    let shown = move || match status.get() {
         Status::Loading => view! {
             <p class="hint">"Loading run B…"</p>
             <LoadProgress progress=progress on_cancel=on_cancel />
@@ -91,5 +97,6 @@ pub fn LoadCompared(a: Arc<Bundle>, request: BundleRequest) -> impl IntoView {
             <button type="button" data-testid="compare-choose" on:click=choose_again>"Choose another run"</button>
         }
         .into_any(),
-    }
+    };
+    view! { <div class="compare-load" data-b-whole=move || whole.get().to_string()>{shown}</div> }
 }

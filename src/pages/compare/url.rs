@@ -1,5 +1,5 @@
 //! The compare view's keys in the page address (in the state layer, `src/layers.txt`):
-//! `compare`, `ch`, `cm`, `cq`.
+//! `compare`, `ch`, `cm`, `cq`, `cc`.
 
 use crate::state::params::{Pairs, UrlParams, non_empty};
 
@@ -15,6 +15,8 @@ pub struct CompareParams {
     pub model: Option<String>,
     /// `cq`: the question whose two runs are shown side by side (of `cm`).
     pub trace: Option<String>,
+    /// `cc`: the corpus of `cq` (two corpora may share a question).
+    pub corpus: Option<String>,
 }
 
 impl UrlParams for CompareParams {
@@ -27,6 +29,7 @@ impl UrlParams for CompareParams {
             }
             "cm" => self.model = non_empty(value),
             "cq" => self.trace = non_empty(value),
+            "cc" => self.corpus = non_empty(value),
             _ => return false,
         }
         true
@@ -37,5 +40,6 @@ impl UrlParams for CompareParams {
         out.put("ch", self.hash.clone());
         out.put("cm", self.model.clone());
         out.put("cq", self.trace.clone());
+        out.put("cc", self.corpus.clone());
     }
 }
