@@ -136,7 +136,7 @@ test('a model\'s changed questions open both runs side by side, and the link reo
   await fresh.context().close();
 });
 
-test('run B chosen from the site\'s list opens the comparison, and a changed B is flagged', async () => {
+test('run B chosen from the site\'s list, or both from the start page, opens the comparison; a changed B is flagged', async () => {
   const { page, problems } = await newPage(browser);
   await page.goto(`${server.url}?bundle=${A}&tab=compare`);
   const choice = page.locator(`[data-testid="compare-runs"] button[data-url="${B}"]`);
@@ -144,6 +144,14 @@ test('run B chosen from the site\'s list opens the comparison, and a changed B i
   await choice.click();
   assert.deepEqual(await deltas(page), cliDeltas());
   assert.equal(new URL(page.url()).searchParams.get('compare'), B);
+  // The start page's "Compare two runs" opens the same link.
+  await page.goto(server.url);
+  const picker = page.getByTestId('compare-picker');
+  await picker.waitFor({ timeout: 60000 });
+  await picker.getByTestId('compare-a').selectOption(A);
+  await picker.getByTestId('compare-b').selectOption(B);
+  await picker.getByRole('button', { name: 'Compare' }).click();
+  assert.deepEqual(await deltas(page), cliDeltas());
   // A link made for another version of B says so.
   await page.goto(`${server.url}?bundle=${A}&compare=${B}&ch=000000000000`);
   await deltas(page);

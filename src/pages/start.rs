@@ -65,7 +65,10 @@ fn StartContent(on_open: Callback<BundleRequest>) -> impl IntoView {
                 {move || Suspend::new(async move {
                     match samples.await {
                         Ok(list) if list.is_empty() => view! { <p>"No runs are listed here (bundles/index.json is empty)."</p> }.into_any(),
-                        Ok(list) => view! { <SampleList samples=list /> }.into_any(),
+                        Ok(list) => view! {
+                            <SampleList samples=list.clone() />
+                            <ComparePicker samples=list />
+                        }.into_any(),
                         Err(e) => view! {
                             <ErrorPanel title="Could not list the bundled samples" message=e.to_string() />
                         }.into_any(),
@@ -103,4 +106,44 @@ fn SampleList(samples: Vec<SampleEntry>) -> impl IntoView {
             }).collect_view()}
         </ul>
     }
+}
+
+/// "Compare two runs": run A and run B from the list, opened as `?bundle=A&compare=B` (shown
+/// when the list has two runs or more).
+#[component]
+fn ComparePicker(samples: Vec<SampleEntry>) -> impl IntoView {
+    if samples.len() < 2 {
+        return None;
+    }
+    let urls: Vec<(String, String)> = samples.iter().map(|s| (s.url(), s.title.clone())).collect();
+    let a = RwSignal::new(urls[0].0.clone());
+    let b = RwSignal::new(urls[1].0.clone());
+    let options = move |chosen: RwSignal<String>| {
+        urls.iter()
+            .map(|(url, title)| {
+                let selected = chosen.get_untracked() == *url;
+                view! { <option value=url.clone() selected=selected>{title.clone()}</option> }
+            })
+            .collect_view()
+    };
+    let (options_a, options_b) = (options(a), options(b));
+    let href = move || {
+        let enc = |u: String| String::from(js_sys::encode_uri_component(&u));
+        format!("?bundle={}&compare={}", enc(a.get()), enc(b.get()))
+    };
+    Some(view! {
+        <form class="compare-picker" data-testid="compare-picker" on:submit=move |ev| {
+            ev.prevent_default();
+            if let Some(w) = web_sys::window() {
+                let _ = w.location().set_search(&href());
+            }
+        }>
+            <h3>"Compare two runs"</h3>
+            <label>"run A " <select data-testid="compare-a" on:change=move |ev| a.set(event_target_value(&ev))>{options_a}</select></label>
+            " "
+            <label>"with run B " <select data-testid="compare-b" on:change=move |ev| b.set(event_target_value(&ev))>{options_b}</select></label>
+            " "
+            <button type="submit">"Compare"</button>
+        </form>
+    })
 }
