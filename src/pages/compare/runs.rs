@@ -187,13 +187,21 @@ fn Compared(result: Arc<RunCompare>, runs: Runs) -> impl IntoView {
                     <h3>{format!("Corpus {} · {} questions in both runs", c.name, c.questions)}</h3>
                     <DeltaTable corpus=c.clone() bundle=a.clone() />
                     <DeltaForest corpus=c.clone() bundle=a.clone() />
-                    <OnlyIn which="A" models=c.only_in_a.clone() />
-                    <OnlyIn which="B" models=c.only_in_b.clone() />
+                    <OnlyIn which="A" models=names(&runs.a, &c.only_in_a) />
+                    <OnlyIn which="B" models=names(&runs.b, &c.only_in_b) />
                     {pair.map(|pair| view! { <Flips corpus=c.clone() pair=pair /> })}
                 </section>
             }
         })
         .collect_view()
+}
+
+/// The display names of `models` in `bundle`.
+fn names(bundle: &Bundle, models: &[String]) -> Vec<String> {
+    models
+        .iter()
+        .map(|m| bundle.body.display_name(m).to_owned())
+        .collect()
 }
 
 /// The models only one run has.

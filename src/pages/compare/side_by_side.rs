@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
-use runlens_core::trajectory::{OpenedCell, sql_diff_statements};
+use runlens_core::trajectory::{OpenedCell, gold_set, sql_diff_statements};
 
 use crate::derived::answers::{ViewQuery, ask};
 use crate::derived::bundle_matcher::bundle_matcher;
@@ -43,12 +43,16 @@ fn RunSide(which: &'static str, bundle: Arc<Bundle>, model: String, asked: RwSig
         Some(Err(e)) => view! { <p class="error" role="alert">{format!("Run {which}'s cell could not be read: {e}")}</p> }.into_any(),
         Some(Ok(None)) => view! { <p class="hint">{format!("Run {which} has no cell for this question and model.")}</p> }.into_any(),
         Some(Ok(Some(opened))) => {
+            let gold: BTreeSet<String> = matcher
+                .as_ref()
+                .map(|m| gold_set(m, opened.question.as_ref(), opened.ranking.as_ref()))
+                .unwrap_or_default();
             let cell = opened.cell;
             let run_steps = steps(
                 matcher.as_ref(),
                 &cell.sqls,
                 &cell.sql_results,
-                &BTreeSet::new(),
+                &gold,
                 opened.ranking.as_ref(),
             );
             let title = format!("Run {which}: {}", run_title(&display, cell.sqls.len(), cell.turns));
