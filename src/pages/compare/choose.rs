@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::PickedFiles;
+use super::picked::PickedFiles;
 use crate::components::OpenBundle;
 use crate::data::{self, BundleRequest, SampleEntry};
 use crate::state::UrlState;

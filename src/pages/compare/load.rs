@@ -6,7 +6,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use runlens_core::bundle::Bundle;
 
-use super::PickedFiles;
+use super::picked::PickedFiles;
 use super::runs::CompareRuns;
 use crate::components::LoadProgress;
 use crate::data::{self, BundleRequest, Phase, Progress};

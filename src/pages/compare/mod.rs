@@ -8,6 +8,7 @@ mod choose;
 mod flips;
 mod forest;
 mod load;
+mod picked;
 mod runs;
 mod side_by_side;
 mod table;
@@ -22,11 +23,8 @@ use crate::data::BundleRequest;
 use crate::state::UrlState;
 use choose::ChooseRun;
 use load::LoadCompared;
+use picked::PickedFiles;
 pub use runs::CompareRuns;
-
-/// Opened files standing for run B (a link cannot carry them; `compare=` then stays empty).
-#[derive(Clone, Copy)]
-struct PickedFiles(RwSignal<Option<Vec<web_sys::File>>, LocalStorage>);
 
 /// The compare view of a loaded bundle.
 #[component]
