@@ -1,5 +1,6 @@
 // What the benchmarks share (not tests).
 import { readFileSync, readdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
 
 /** `[--runs N] [--bundles DIR] NAME=URL_PATH ...` → `{ runs, serveArgs, targets }`;
  * `runs` is `defaultRuns` unless given. */
@@ -92,4 +93,25 @@ export function rendererMemory(pid) {
   }
   const mb = (x) => Math.round(x / 1024);
   return { rss: mb(kb.rss), footprint: mb(kb.footprint), file: mb(kb.file), shmem: mb(kb.shmem), processes, pageRss: mb(page.rss), pageFootprint: mb(page.footprint) };
+}
+
+/** A fresh headless Chromium tagged `tag` on its command line (which finds its process, and
+ * so its renderers: `rendererMemory`), and that process's pid. */
+export async function launchTagged(tag) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', tag],
+  });
+  return { browser, pid: browserPid(tag) };
+}
+
+/** In the page, before its scripts (`page.addInitScript(watchLongTasks)`): the longest
+ * main-thread task so far in `window.__longest`, ms. */
+export function watchLongTasks() {
+  window.__longest = 0;
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+  }).observe({ type: 'longtask', buffered: true });
 }

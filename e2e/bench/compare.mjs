@@ -15,10 +15,9 @@
 //   e.g. node e2e/bench/compare.mjs --runs 5 --bundles target/bench-bundles \
 //          bundles/large.zip bundles/large-variant-1.zip
 // The app must be built (dist/) and RUNLENS_BIN point at a runlens binary.
-import { chromium } from 'playwright-core';
 import { startServer } from '../tests/server.mjs';
 import { newPage } from '../tests/browser.mjs';
-import { benchArgs, browserPid, rendererMemory } from './common.mjs';
+import { benchArgs, launchTagged, watchLongTasks, rendererMemory } from './common.mjs';
 
 const { runs, serveArgs, targets } = benchArgs(process.argv.slice(2), 5);
 const [a, b] = targets.map((t) => t.name);
@@ -36,19 +35,10 @@ try {
   for (let r = 0; r < runs; r += 1) {
     for (const c of CASES) {
       const tag = `--runlens-bench=${process.pid}-${r}-${c.name.replace(/ /g, '-')}`;
-      const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-        headless: true,
-        args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking',
-          '--disable-component-update', '--disable-sync', '--no-first-run', tag],
-      });
-      const pid = browserPid(tag);
+      const { browser, pid } = await launchTagged(tag);
       const { page, problems } = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+      await page.addInitScript(watchLongTasks);
       await page.addInitScript(() => {
-        window.__longest = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-        }).observe({ type: 'longtask', buffered: true });
         const poll = () => {
           const now = performance.now();
           if (!window.__aWhole && document.querySelector('.bundle-header[data-load-summary="false"]')) window.__aWhole = now;

@@ -20,9 +20,8 @@
 //          v1=bundles/large.json.gz v2=bundles/large.zip
 // The app must be built (dist/) and RUNLENS_BIN point at a runlens binary.
 import { startServer } from '../tests/server.mjs';
-import { chromium } from 'playwright-core';
 import { newPage } from '../tests/browser.mjs';
-import { benchArgs, browserPid, drawn, rendererMemory } from './common.mjs';
+import { benchArgs, launchTagged, watchLongTasks, drawn, rendererMemory } from './common.mjs';
 
 const { runs, serveArgs, targets } = benchArgs(process.argv.slice(2), 5);
 const LONG = 600000;
@@ -41,19 +40,10 @@ try {
     for (const { name, url } of targets) {
       // A tag on the browser's command line finds its process (and so its renderers).
       const tag = `--runlens-bench=${process.pid}-${r}-${name}`;
-      const browser = await chromium.launch({
-        executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-        headless: true,
-        args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--disable-background-networking',
-          '--disable-component-update', '--disable-sync', '--no-first-run', tag],
-      });
-      const pid = browserPid(tag);
+      const { browser, pid } = await launchTagged(tag);
       const { page, problems } = await newPage(browser, { viewport: { width: 1440, height: 900 } });
+      await page.addInitScript(watchLongTasks);
       await page.addInitScript(() => {
-        window.__longest = 0;
-        new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
-        }).observe({ type: 'longtask', buffered: true });
         // When the whole bundle is in (the views that wait for it can answer).
         new MutationObserver(() => {
           if (!window.__wholeAt && document.querySelector('.bundle-header[data-load-summary="false"]')) window.__wholeAt = performance.now();
