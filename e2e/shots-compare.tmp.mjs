@@ -32,7 +32,7 @@ for (const [name, viewport, scheme, q] of shots) {
   if (q.includes('compare=')) await page.locator('[data-testid="compare-body"][data-answered="true"]').waitFor({ timeout: 60000 });
   if (q.includes('cq=')) {
     await page.locator('[data-testid="side-by-side"] .side[data-run="b"] [data-run="candidate"]').waitFor({ timeout: 60000 });
-    await page.locator('[data-testid="side-by-side"]').scrollIntoViewIfNeeded();
+    await page.locator('[data-testid="side-by-side"]').evaluate((e) => e.scrollIntoView({ block: 'start' }));
   }
   await page.waitForTimeout(1500);
   await page.screenshot({ path: `/tmp/shots/${name}.png`, fullPage: !q.includes('cq=') });
