@@ -46,6 +46,11 @@ after(async () => {
 /** Waits for both runs' scores and reads every corpus's `delta:<model>` values. */
 async function deltas(page) {
   await page.locator('[data-testid="compare-body"][data-answered="true"]').waitFor({ timeout: 60000 });
+  // Each corpus's table, plot and changed questions mount a task apart.
+  await page.waitForFunction(() => {
+    const sections = document.querySelectorAll('.compare-corpus');
+    return sections.length > 0 && [...sections].every((s) => s.querySelector('[data-testid="compare-flips"]'));
+  }, null, { timeout: 60000 });
   return page.$$eval('.compare-corpus', (sections) => sections.map((s) => ({
     name: s.dataset.corpus,
     models: [...s.querySelectorAll('[data-metric^="delta:"]')]

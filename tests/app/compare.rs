@@ -92,19 +92,28 @@ async fn sleep(ms: i32) {
     JsFuture::from(promise).await.unwrap();
 }
 
-/// Waits (at most 5 s) for both runs' answers.
-async fn answered(host: &web_sys::HtmlElement) {
+/// Waits (at most 5 s) until `selector` is in `host`.
+async fn wait_for(host: &web_sys::HtmlElement, selector: &str) {
     for _ in 0..500 {
-        if host
-            .query_selector("[data-testid='compare-body'][data-answered='true']")
-            .unwrap()
-            .is_some()
-        {
+        if host.query_selector(selector).unwrap().is_some() {
             return;
         }
         sleep(10).await;
     }
-    panic!("the comparison never arrived");
+    panic!("{selector} never appeared");
+}
+
+/// Waits for both runs' answers and, when they compare, the corpus's table, plot and
+/// changed questions (mounted a task apart).
+async fn answered(host: &web_sys::HtmlElement) {
+    wait_for(host, "[data-testid='compare-body'][data-answered='true']").await;
+    if host
+        .query_selector("[data-testid='compare-error']")
+        .unwrap()
+        .is_none()
+    {
+        wait_for(host, ".compare-corpus [data-testid='compare-flips']").await;
+    }
 }
 
 fn delta(host: &web_sys::HtmlElement, model: &str) -> f64 {

@@ -16,6 +16,7 @@ use crate::components::{HashNotice, hash_disagrees};
 use crate::derived::answers::ViewQuery;
 use crate::derived::newest_answer::NewestAnswer;
 use crate::state::UrlState;
+use crate::yield_now::ready_after_tasks;
 
 /// First 12 hex characters of a content hash, as links carry it.
 fn short(hash: &str) -> String {
@@ -175,21 +176,41 @@ impl Runs {
 fn Compared(result: Arc<RunCompare>, runs: Runs) -> impl IntoView {
     let state = UrlState::use_context();
     let a = runs.a.clone();
+    // Each corpus after the one before it, its plot and changed questions a task after its
+    // table: one task for everything was 181 ms on `large` (docs/performance.md).
     result
         .corpora
         .iter()
         .filter(|c| state.with_untracked(|s| s.shows_corpus(&c.name)))
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let pair = runs.pair(&c.name);
             let c = Arc::new(c.clone());
+            let (only_a, only_b) = (names(&runs.a, &c.only_in_a), names(&runs.b, &c.only_in_b));
+            let table_ready = ready_after_tasks(2 * i as u32);
+            let rest_ready = ready_after_tasks(2 * i as u32 + 1);
+            let (a, table_c, rest_c, rest_a) = (a.clone(), c.clone(), c.clone(), a.clone());
+            let table = move || {
+                table_ready
+                    .get()
+                    .then(|| view! { <DeltaTable corpus=table_c.clone() bundle=a.clone() /> })
+            };
+            let rest = move || {
+                let c = rest_c.clone();
+                rest_ready.get().then(|| {
+                    view! {
+                        <DeltaForest corpus=c.clone() bundle=rest_a.clone() />
+                        <OnlyIn which="A" models=only_a.clone() />
+                        <OnlyIn which="B" models=only_b.clone() />
+                        {pair.clone().map(|pair| view! { <Flips corpus=c.clone() pair=pair /> })}
+                    }
+                })
+            };
             view! {
                 <section class="compare-corpus" data-corpus=c.name.clone()>
                     <h3>{format!("Corpus {} · {} questions in both runs", c.name, c.questions)}</h3>
-                    <DeltaTable corpus=c.clone() bundle=a.clone() />
-                    <DeltaForest corpus=c.clone() bundle=a.clone() />
-                    <OnlyIn which="A" models=names(&runs.a, &c.only_in_a) />
-                    <OnlyIn which="B" models=names(&runs.b, &c.only_in_b) />
-                    {pair.map(|pair| view! { <Flips corpus=c.clone() pair=pair /> })}
+                    {table}
+                    {rest}
                 </section>
             }
         })
