@@ -7,6 +7,10 @@ use web_sys::{FileList, HtmlInputElement};
 
 use crate::data::BundleRequest;
 
+/// The drop zone's text; its accessible name starts with it (WCAG 2.5.3, label in name).
+const DROP_TEXT: &str = "Drop a bundle (.json, .json.gz, .zip) or raw harness files \
+                         (annotated.jsonl, results.jsonl, out/*.jsonl, schema.md, rules.yaml) here";
+
 /// File types the picker offers: bundles and harness files.
 pub const ACCEPT: &str = ".json,.gz,.zip,.jsonl,.yaml,.yml,.md,.txt";
 
@@ -99,7 +103,7 @@ pub fn OpenBundle(
                 data-testid="drop-zone"
                 role="button"
                 tabindex="0"
-                aria-label="Drop a bundle or harness files here, or press Enter to choose files"
+                aria-label=format!("{DROP_TEXT}, or press Enter to choose files")
                 on:dragover=move |ev: leptos::ev::DragEvent| {
                     ev.prevent_default();
                     set_dragging.set(true);
@@ -108,8 +112,7 @@ pub fn OpenBundle(
                 on:drop=on_drop
                 on:keydown=on_key
             >
-                "Drop a bundle (.json, .json.gz, .zip) or raw harness files (annotated.jsonl, \
-                 results.jsonl, out/*.jsonl, schema.md, rules.yaml) here"
+                {DROP_TEXT}
             </div>
             <form class="open-url" on:submit=on_submit>
                 <label>
