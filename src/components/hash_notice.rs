@@ -29,6 +29,11 @@ pub fn WholeZipNotice(bytes: usize) -> impl IntoView {
     }
 }
 
+/// The first 12 hex characters of a content hash, as links (`h=`, `ch=`) and headers show it.
+pub fn short_hash(content_hash: &str) -> String {
+    content_hash.chars().take(12).collect()
+}
+
 /// Whether a link's `h=` disagrees with a bundle hash (compared on the link's length, at
 /// most 64 hex characters; an empty `h` never disagrees).
 pub fn hash_disagrees(link_hash: &str, content_hash: &str) -> bool {

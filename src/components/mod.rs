@@ -25,7 +25,7 @@ pub use chart_canvas::{AnyChart, ChartCanvas, drawn_scale, layout_point, render_
 pub use copy_link::CopyLink;
 pub use error_panel::ErrorPanel;
 pub use export_buttons::ExportButtons;
-pub use hash_notice::{HashNotice, WholeZipNotice, hash_disagrees};
+pub use hash_notice::{HashNotice, WholeZipNotice, hash_disagrees, short_hash};
 pub use import_warnings::ImportWarnings;
 pub use load_progress::LoadProgress;
 pub use metric::MetricValue;

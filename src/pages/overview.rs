@@ -52,7 +52,7 @@ pub fn Overview(
     let arrived = move || whole.and_then(|w| w.with(|l| l.clone()));
     let waiting = Memo::new(move |_| summary_shown && arrived().is_none());
     let stats = Memo::new(move |_| arrived().map_or(stats, |l| l.stats));
-    let short_hash: String = bundle.content_hash.chars().take(12).collect();
+    let short_hash = crate::components::short_hash(&bundle.content_hash);
     let synthetic = bundle.body.synthetic;
     let notice = bundle.body.notice.clone().unwrap_or_default();
     let corpora: Vec<String> = bundle.body.corpora.iter().map(|c| c.name.clone()).collect();

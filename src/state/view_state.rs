@@ -1,7 +1,7 @@
 //! Every view's state as one value that round-trips through the page's query string, so a
 //! copied link reopens the same view. Defaults are left out of the query to keep links short.
 
-use super::params::{Pairs, UrlParams, non_empty};
+use super::params::{Pairs, UrlParams, hash_prefix, non_empty};
 use super::view_list::for_each_view;
 
 /// Declares [`Tab`] and [`ViewState`] from the view list (`super::view_list`).
@@ -95,10 +95,7 @@ impl ViewState {
         for (key, value) in pairs {
             match key {
                 "bundle" => s.bundle = non_empty(value),
-                "h" => {
-                    s.hash = Some(value.trim().to_ascii_lowercase())
-                        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()));
-                }
+                "h" => s.hash = hash_prefix(value),
                 "tab" => tab = Some(Tab::from_key(value).unwrap_or_default()),
                 "corpus" => s.corpus = non_empty(value),
                 "models" => {

@@ -60,10 +60,7 @@ pub fn delta_forest(title: String, rows: &[ModelDelta], body: &BundleBody) -> Fo
 pub fn DeltaForest(corpus: Arc<CorpusCompare>, bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
     let c = corpus.clone();
-    let rows = Memo::new(move |_| {
-        let shown = state.with(|s| s.models.clone());
-        shown_models(&c, |m| shown.is_empty() || shown.iter().any(|s| s == m))
-    });
+    let rows = Memo::new(move |_| state.with(|s| shown_models(&c, |m| s.shows_model(m))));
     let name = corpus.name.clone();
     let title = format!("Pass rate, run B − run A, per model ({name})");
     let chart = Signal::derive(move || {

@@ -12,16 +12,11 @@ use runlens_core::metrics::run_scores::RunScores;
 use super::flips::{CorpusPair, Flips};
 use super::forest::DeltaForest;
 use super::table::DeltaTable;
-use crate::components::{HashNotice, hash_disagrees};
+use crate::components::{HashNotice, hash_disagrees, short_hash};
 use crate::derived::answers::ViewQuery;
 use crate::derived::newest_answer::NewestAnswer;
 use crate::state::UrlState;
 use crate::yield_now::ready_after_tasks;
-
-/// First 12 hex characters of a content hash, as links carry it.
-fn short(hash: &str) -> String {
-    hash.chars().take(12).collect()
-}
 
 /// Which run is which, with their hashes (and the link's notice when B changed).
 #[component]
@@ -33,7 +28,7 @@ fn RunsHeader(a: Arc<Bundle>, b: Arc<Bundle>, source_b: String) -> impl IntoView
         .with_untracked(|s| s.compare.hash.clone())
         .unwrap_or_default();
     let mismatch = hash_disagrees(&link_hash, &b.content_hash);
-    let hash_b = short(&b.content_hash);
+    let hash_b = short_hash(&b.content_hash);
     let for_url = hash_b.clone();
     state.replace(|s| s.compare.hash = Some(for_url));
     let line = |which: &'static str, source: String, bundle: &Bundle| {
@@ -43,7 +38,7 @@ fn RunsHeader(a: Arc<Bundle>, b: Arc<Bundle>, source_b: String) -> impl IntoView
                 data-hash=bundle.content_hash.clone()>
                 <strong>{format!("Run {which}: ")}</strong>
                 <code class="source">{source}</code>
-                " · bundle " <code>{short(&bundle.content_hash)}</code>
+                " · bundle " <code>{short_hash(&bundle.content_hash)}</code>
                 {(!created.is_empty()).then(|| format!(" · created {created}"))}
             </li>
         }

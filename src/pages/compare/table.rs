@@ -49,10 +49,7 @@ pub fn shown_models(corpus: &CorpusCompare, shown: impl Fn(&str) -> bool) -> Vec
 #[component]
 pub fn DeltaTable(corpus: Arc<CorpusCompare>, bundle: Arc<Bundle>) -> impl IntoView {
     let state = UrlState::use_context();
-    let rows = move || {
-        let shown = state.with(|s| s.models.clone());
-        shown_models(&corpus, |m| shown.is_empty() || shown.iter().any(|s| s == m))
-    };
+    let rows = move || state.with(|s| shown_models(&corpus, |m| s.shows_model(m)));
     view! {
         <div class="table-scroll">
         <table class="board compare-table" data-testid="compare-table">

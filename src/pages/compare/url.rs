@@ -1,7 +1,7 @@
 //! The compare view's keys in the page address (in the state layer, `src/layers.txt`):
 //! `compare`, `ch`, `cm`, `cq`, `cc`.
 
-use crate::state::params::{Pairs, UrlParams, non_empty};
+use crate::state::params::{Pairs, UrlParams, hash_prefix, non_empty};
 
 /// The compare view's state.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -23,10 +23,7 @@ impl UrlParams for CompareParams {
     fn read(&mut self, key: &str, value: &str) -> bool {
         match key {
             "compare" => self.url = non_empty(value),
-            "ch" => {
-                self.hash = Some(value.trim().to_ascii_lowercase())
-                    .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()));
-            }
+            "ch" => self.hash = hash_prefix(value),
             "cm" => self.model = non_empty(value),
             "cq" => self.trace = non_empty(value),
             "cc" => self.corpus = non_empty(value),

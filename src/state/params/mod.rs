@@ -75,6 +75,12 @@ pub fn non_empty(v: &str) -> Option<String> {
     (!v.is_empty()).then(|| v.to_owned())
 }
 
+/// A link's content-hash prefix (`h`, `ch`): lower-case hex, `None` when empty or not hex.
+pub fn hash_prefix(v: &str) -> Option<String> {
+    Some(v.trim().to_ascii_lowercase())
+        .filter(|h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()))
+}
+
 /// Sets `target` to `value` when it parses as a number in 0..=1.
 pub fn set_probability(target: &mut f64, value: &str) {
     if let Ok(v) = value.parse::<f64>()
