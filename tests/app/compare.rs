@@ -10,8 +10,9 @@ use runlens_core::bundle::{Bundle, BundleBody, Corpus, LossRule, Provenance};
 use runlens_web::pages::CompareRuns;
 use runlens_web::state::{BoardParams, UrlState, ViewState};
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
+
+use crate::wait::{sleep, wait_for};
 
 fn cell(outcome: &str) -> serde_json::Value {
     serde_json::json!({"sqls": ["SELECT 1"], "turns": 2, "result_score": {"outcome": outcome}})
@@ -80,27 +81,6 @@ fn mount(a: Arc<Bundle>, b: Arc<Bundle>, state: ViewState) -> web_sys::HtmlEleme
     });
     std::mem::forget(handle);
     host
-}
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    JsFuture::from(promise).await.unwrap();
-}
-
-/// Waits (at most 5 s) until `selector` is in `host`.
-async fn wait_for(host: &web_sys::HtmlElement, selector: &str) {
-    for _ in 0..500 {
-        if host.query_selector(selector).unwrap().is_some() {
-            return;
-        }
-        sleep(10).await;
-    }
-    panic!("{selector} never appeared");
 }
 
 /// Waits for both runs' answers and, when they compare, the corpus's table, plot and

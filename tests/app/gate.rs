@@ -16,8 +16,9 @@ use runlens_web::data::decode_bundle;
 use runlens_web::pages::GateView;
 use runlens_web::state::{UrlState, ViewState};
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
+
+use crate::wait::{sleep, wait_for};
 
 fn gate(model: &str, trace: &str, fired: u32, base: &str, gated: &str) -> GateRow {
     GateRow {
@@ -81,18 +82,6 @@ fn mount(bundle: Arc<Bundle>, state: ViewState) -> Mounted {
         state: cell,
         _handle: Box::new(handle),
     }
-}
-
-/// Waits (at most 5 s) until `selector` is in `host` (the view's numbers are answers that
-/// come after the mount's task).
-async fn wait_for(host: &web_sys::HtmlElement, selector: &str) {
-    for _ in 0..500 {
-        if host.query_selector(selector).unwrap().is_some() {
-            return;
-        }
-        sleep(10).await;
-    }
-    panic!("{selector} never appeared");
 }
 
 /// Waits for the view's first answer.
@@ -312,15 +301,6 @@ async fn the_sample_equals_the_cli_json() {
             }
         }
     }
-}
-
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms);
-    });
-    let _ = JsFuture::from(promise).await;
 }
 
 #[wasm_bindgen_test]

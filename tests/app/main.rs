@@ -28,4 +28,5 @@ mod sample_files;
 mod state;
 mod summary;
 mod trajectory;
+mod wait;
 mod web;
