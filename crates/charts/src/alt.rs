@@ -156,6 +156,30 @@ impl AnyChart {
                         .collect(),
                 )
             }
+            AnyChart::Trend(c) => listed(
+                &c.title,
+                c.series
+                    .iter()
+                    .filter_map(|s| {
+                        let mut seen = s
+                            .points
+                            .iter()
+                            .zip(&c.runs)
+                            .filter_map(|(p, run)| p.map(|p| (p, run)));
+                        let (first, run) = seen.next()?;
+                        let count = 1 + seen.clone().count();
+                        Some(match seen.last() {
+                            None => format!("{} {} in {run}", s.label, num(first.value)),
+                            Some((last, end)) => format!(
+                                "{} from {} in {run} to {} in {end} ({count} runs)",
+                                s.label,
+                                num(first.value),
+                                num(last.value)
+                            ),
+                        })
+                    })
+                    .collect(),
+            ),
         }
     }
 }

@@ -10,9 +10,9 @@ use crate::text::wrap_words;
 use crate::{
     BarLayout, ChartError, CiBarChart, CurveChart, CurveLayout, ForestChart, ForestLayout,
     HBarChart, HeatmapChart, HistogramChart, HitLayout, KStarChart, KStarLayout, ProbabilityChart,
-    ProbabilityLayout, StackedChart, TurnTokensChart, TurnTokensLayout, draw_ci_bars, draw_curves,
-    draw_forest, draw_hbars, draw_heatmap, draw_histogram, draw_k_star_histogram,
-    draw_probability_bars, draw_stacked, draw_turn_tokens,
+    ProbabilityLayout, StackedChart, TrendChart, TrendLayout, TurnTokensChart, TurnTokensLayout,
+    draw_ci_bars, draw_curves, draw_forest, draw_hbars, draw_heatmap, draw_histogram,
+    draw_k_star_histogram, draw_probability_bars, draw_stacked, draw_trend, draw_turn_tokens,
 };
 
 /// Any chart the dashboard draws.
@@ -38,6 +38,8 @@ pub enum AnyChart {
     Heatmap(HeatmapChart),
     /// Probability histogram with a threshold line.
     Histogram(HistogramChart),
+    /// Values across runs (a site's trend).
+    Trend(TrendChart),
 }
 
 impl AnyChart {
@@ -58,6 +60,7 @@ impl AnyChart {
             AnyChart::Stacked(c) => c.theme,
             AnyChart::Heatmap(c) => c.theme,
             AnyChart::Histogram(c) => c.theme,
+            AnyChart::Trend(c) => c.theme,
         }
     }
 }
@@ -77,6 +80,8 @@ pub enum AnyLayout {
     TurnTokens(TurnTokensLayout),
     /// From [`draw_forest`].
     Forest(ForestLayout),
+    /// From [`draw_trend`].
+    Trend(TrendLayout),
     /// Hit boxes of bars / cells from [`draw_hbars`], [`draw_stacked`], [`draw_heatmap`]
     /// and [`draw_histogram`].
     Hits(HitLayout),
@@ -139,6 +144,7 @@ pub fn draw_any<DB: DrawingBackend>(
         AnyChart::Stacked(c) => AnyLayout::Hits(draw_stacked(&plot, c)?),
         AnyChart::Heatmap(c) => AnyLayout::Hits(draw_heatmap(&plot, c)?),
         AnyChart::Histogram(c) => AnyLayout::Hits(draw_histogram(&plot, c)?),
+        AnyChart::Trend(c) => AnyLayout::Trend(draw_trend(&plot, c)?),
     })
 }
 

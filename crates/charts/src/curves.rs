@@ -131,7 +131,12 @@ pub fn draw_curves<DB: DrawingBackend>(
         })
         .collect();
     let plot = [(x0, y1), (x1, y0)];
-    draw_legend(area, plot, &lines, &chart.series, &label_style, theme)?;
+    let entries: Vec<(&str, RGBColor, Marker)> = chart
+        .series
+        .iter()
+        .map(|s| (s.label.as_str(), s.color, s.marker))
+        .collect();
+    draw_legend(area, plot, &lines, &entries, &label_style, theme)?;
     Ok(CurveLayout {
         x_px: (x0, x1),
         y_px: (y0, y1),
@@ -139,17 +144,17 @@ pub fn draw_curves<DB: DrawingBackend>(
     })
 }
 
-/// The series legend, boxed, in the corner or side of the plot (`[top left, bottom right]`
+/// The series legend (`(label, colour, marker)` per line), boxed, in the corner or side of the plot (`[top left, bottom right]`
 /// of values 0..1 in pixels) that the drawn `lines` cross least: the lower right (where the
 /// harness puts it) unless a curve runs through it, as precision@k, falling with k, does.
 /// Text is measured by the backend (`DrawingArea::estimate_text_size`): on a canvas that is
 /// the canvas's own `measureText`, where plotters' built-in series labels would measure each
 /// label with a `<span>` in the page and force a layout of it.
-fn draw_legend<DB: DrawingBackend>(
+pub(crate) fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     plot: [(i32, i32); 2],
     lines: &[Vec<(i32, i32)>],
-    series: &[Series],
+    series: &[(&str, RGBColor, Marker)],
     style: &TextStyle,
     theme: Theme,
 ) -> Result<(), ChartError<DB>> {
@@ -158,8 +163,8 @@ fn draw_legend<DB: DrawingBackend>(
     }
     let mut text_w = 0;
     let mut text_h = 0;
-    for s in series {
-        let (w, h) = area.estimate_text_size(&s.label, style)?;
+    for (label, _, _) in series {
+        let (w, h) = area.estimate_text_size(label, style)?;
         text_w = text_w.max(w as i32);
         text_h = text_h.max(h as i32);
     }
@@ -174,16 +179,16 @@ fn draw_legend<DB: DrawingBackend>(
     ))?;
     area.draw(&Rectangle::new([(x0, y0), (x1, y1)], theme.grid))?;
     let style = style.pos(Pos::new(HPos::Left, VPos::Center));
-    for (i, s) in series.iter().enumerate() {
+    for (i, &(label, color, marker)) in series.iter().enumerate() {
         let y = y0 + pad + line * i as i32 + (line - 6) / 2;
         let (a, b) = (x0 + pad, x0 + pad + swatch);
         area.draw(&PathElement::new(
             vec![(a, y), (b, y)],
-            s.color.stroke_width(2),
+            color.stroke_width(2),
         ))?;
         let mid = (a + b) / 2;
-        let fill = s.color.filled();
-        match s.marker {
+        let fill = color.filled();
+        match marker {
             Marker::Circle => area.draw(&Circle::new((mid, y), 4, fill))?,
             Marker::Square => {
                 area.draw(&Rectangle::new([(mid - 4, y - 4), (mid + 4, y + 4)], fill))?
@@ -197,7 +202,7 @@ fn draw_legend<DB: DrawingBackend>(
                 area.draw(&(EmptyElement::at((mid, y)) + triangle_down(fill)))?
             }
         }
-        area.draw(&Text::new(s.label.clone(), (b + 6, y), style.clone()))?;
+        area.draw(&Text::new(label.to_owned(), (b + 6, y), style.clone()))?;
     }
     Ok(())
 }
@@ -242,13 +247,14 @@ fn legend_spot(plot: [(i32, i32); 2], size: (i32, i32), lines: &[Vec<(i32, i32)>
         .unwrap_or((x_right, y_bottom))
 }
 
-type Ctx<'a, DB> = ChartContext<
+pub(crate) type Ctx<'a, DB> = ChartContext<
     'a,
     DB,
     Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
 >;
 
-fn draw_markers<DB: DrawingBackend>(
+/// `marker`s in `color` at `pts` (data coordinates).
+pub(crate) fn draw_markers<DB: DrawingBackend>(
     ctx: &mut Ctx<'_, DB>,
     pts: &[(f64, f64)],
     color: RGBColor,

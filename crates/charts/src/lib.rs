@@ -22,6 +22,7 @@ mod stacked;
 mod text;
 mod theme;
 mod title;
+mod trend;
 mod turn_tokens;
 
 pub use any::{AnyChart, AnyLayout, CAPTION_HEIGHT, CAPTION_LINE, SvgError, draw_any, render_svg};
@@ -41,6 +42,9 @@ pub use probability::{
 pub use stacked::{LEGEND_BAND, StackRow, StackedChart, draw_stacked};
 pub use text::{format_threshold, truncate_chars, wrap_words};
 pub use theme::{Palette, Theme};
+pub use trend::{
+    RUN_LABEL_CHARS, TREND_LEGEND_MAX, TrendChart, TrendLayout, TrendSeries, TrendValue, draw_trend,
+};
 pub use turn_tokens::{
     INPUT_COLOUR, OUTPUT_COLOUR, TurnTokens, TurnTokensChart, TurnTokensLayout, draw_turn_tokens,
 };

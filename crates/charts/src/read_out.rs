@@ -13,6 +13,9 @@ fn num(v: f64, range: (f64, f64)) -> String {
     }
 }
 
+/// Values a trend's read-out lists for one run before "· N more".
+const TREND_READ_OUT_MAX: usize = 6;
+
 /// `" (95% CI lo–hi)"` for an interval, nothing without one.
 fn interval(ci: Option<(f64, f64)>, range: (f64, f64)) -> String {
     ci.map_or_else(String::new, |(lo, hi)| {
@@ -85,6 +88,39 @@ impl AnyChart {
                     })
                     .collect();
                 (!values.is_empty()).then(|| format!("k = {k}: {}", values.join(" · ")))
+            }
+            (AnyChart::Trend(c), AnyLayout::Trend(l)) => {
+                let range = c.y_range;
+                if let Some((s, r)) = l.point_at(x, y) {
+                    let series = c.series.get(s)?;
+                    let v = (*series.points.get(r)?)?;
+                    return Some(format!(
+                        "{} in {}: {}{}",
+                        series.label,
+                        c.runs.get(r)?,
+                        num(v.value, range),
+                        interval(v.ci, range)
+                    ));
+                }
+                let r = l.run_at(x)?;
+                let mut values: Vec<(f64, &str)> = c
+                    .series
+                    .iter()
+                    .filter_map(|s| Some(((*s.points.get(r)?)?.value, s.label.as_str())))
+                    .collect();
+                values.sort_by(|a, b| b.0.total_cmp(&a.0));
+                let shown: Vec<String> = values
+                    .iter()
+                    .take(TREND_READ_OUT_MAX)
+                    .map(|(v, label)| format!("{label} {}", num(*v, range)))
+                    .collect();
+                let more = values.len().saturating_sub(TREND_READ_OUT_MAX);
+                let tail = if more > 0 {
+                    format!(" · {more} more")
+                } else {
+                    String::new()
+                };
+                Some(format!("{}: {}{tail}", c.runs.get(r)?, shown.join(" · ")))
             }
             (chart, AnyLayout::Hits(h)) => {
                 let hit = h.at(x, y)?;

@@ -14,6 +14,7 @@
 //! - [`audit`]: the judge audit queue and the reviewer's decisions.
 //! - [`overrides`]: re-labelled failures applied on top of a bundle, with provenance.
 //! - [`trajectory`]: the trajectory viewer's SQL highlighting, tables, results and diff.
+//! - [`site`]: a report site's index of runs and the trend of each model across them.
 //! - [`csv`]: an RFC 4180 writer for table exports, with a formula-injection guard.
 
 pub mod audit;
@@ -24,5 +25,6 @@ pub mod jev;
 pub mod metrics;
 pub mod overrides;
 pub mod rules;
+pub mod site;
 pub mod trajectory;
 pub mod yaml;

@@ -15,7 +15,7 @@ use runlens_core::bundle::v2::read_manifest;
 use runlens_core::bundle::v2::zip_form::ZipEntries;
 use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::board_run::boards;
-use serde::{Deserialize, Serialize};
+use runlens_core::site::{RunCorpus, RunEntry, RunIndex, RunModel, SITE_FORMAT, parse_index};
 
 /// Arguments of `runlens site`.
 #[derive(clap::Args)]
@@ -44,59 +44,6 @@ pub enum Order {
     Created,
     /// As given on the command line.
     Given,
-}
-
-/// The index of runs (`OUT/runs.json`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunIndex {
-    /// Always [`SITE_FORMAT`].
-    pub format: String,
-    /// The runs, in run order.
-    pub runs: Vec<RunEntry>,
-}
-
-/// `runs.json`'s format.
-pub const SITE_FORMAT: &str = "runlens.site/1";
-
-/// One run of the index.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunEntry {
-    /// The run's name (its zip is `bundles/NAME.zip`).
-    pub name: String,
-    /// Its zip, relative to the site.
-    pub file: String,
-    /// `provenance.created_at`.
-    pub created_at: String,
-    /// The body's content hash.
-    pub content_hash: String,
-    /// Whether the data are synthetic.
-    pub synthetic: bool,
-    /// Each corpus with results: its questions and each model's headline figures.
-    pub corpora: Vec<RunCorpus>,
-}
-
-/// One corpus of a run in the index.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunCorpus {
-    /// Corpus name.
-    pub name: String,
-    /// Result rows.
-    pub questions: usize,
-    /// The leaderboard's rows (default `loss` rule), pass descending.
-    pub models: Vec<RunModel>,
-}
-
-/// One model's headline figures (unrounded, as the leaderboard computes them).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RunModel {
-    /// Model key.
-    pub model: String,
-    /// Scored cells.
-    pub n: usize,
-    /// Pass rate.
-    pub pass: Option<f64>,
-    /// Its 95 % interval.
-    pub ci95: Option<[f64; 2]>,
 }
 
 /// The run's name from its path: the file or folder name without `.zip`, `.json.gz` or
@@ -138,6 +85,7 @@ fn entry_of(name: &str, bundle: &Bundle) -> RunEntry {
                 .rows
                 .into_iter()
                 .map(|e| RunModel {
+                    display_name: Some(bundle.body.display_name(&e.row.model).to_owned()),
                     model: e.row.model,
                     n: e.row.n,
                     pass: e.row.pass,
@@ -238,7 +186,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("creating {}", bundles_dir.display()))?;
     let index_path = args.out.join("runs.json");
     let mut index = match fs::read(&index_path) {
-        Ok(bytes) => serde_json::from_slice::<RunIndex>(&bytes).with_context(|| {
+        Ok(bytes) => parse_index(&String::from_utf8_lossy(&bytes)).with_context(|| {
             format!(
                 "{}: not an index of runs ({SITE_FORMAT}); choose an empty folder",
                 index_path.display()
