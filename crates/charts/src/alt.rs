@@ -168,7 +168,7 @@ impl AnyChart {
                             .filter_map(|(p, run)| p.map(|p| (p, run)));
                         let (first, run) = seen.next()?;
                         let count = 1 + seen.clone().count();
-                        Some(match seen.last() {
+                        Some(match seen.next_back() {
                             None => format!("{} {} in {run}", s.label, num(first.value)),
                             Some((last, end)) => format!(
                                 "{} from {} in {run} to {} in {end} ({count} runs)",

@@ -146,7 +146,7 @@ fn many_runs_get_thinned_names_inside_the_canvas_and_no_legend_past_ten_lines() 
     let c = chart(100, series);
     let (svg, l) = render(&c, (720, 420));
     let named = svg.matches("\nnightly-").count();
-    assert!(named >= 5 && named < 50, "{named} run names");
+    assert!((5..50).contains(&named), "{named} run names");
     assert!(svg.contains("\nnightly-000\n"));
     // 11 lines × 100 runs of markers, no legend's.
     assert_eq!(circles(&svg).len(), 1100);
