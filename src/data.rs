@@ -8,6 +8,7 @@
 
 #[cfg(doc)]
 use runlens_core::bundle::Bundle;
+use runlens_core::site::{RunIndex, parse_index};
 use serde::Deserialize;
 
 use crate::api;
@@ -48,6 +49,27 @@ pub async fn load_samples() -> Result<Vec<SampleEntry>, LoadError> {
     serde_json::from_slice(&bytes).map_err(|e| LoadError::Invalid {
         source_name: SAMPLES_INDEX.to_owned(),
         message: e.to_string(),
+    })
+}
+
+/// Address of a report site's index of runs (`runlens site`, docs/site.md), relative to the app.
+pub const SITE_INDEX: &str = "runs.json";
+
+/// The report site's index of runs; `None` where the app is not served as a report site
+/// (no `runs.json`: a 404, or a host that answers a missing file with its HTML page).
+pub async fn load_site_index() -> Result<Option<RunIndex>, LoadError> {
+    let bytes = match api::fetch_bytes(SITE_INDEX).await {
+        Ok(bytes) => bytes,
+        Err(api::ApiError::Status { status: 404, .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    if text.trim_start().starts_with('<') {
+        return Ok(None);
+    }
+    parse_index(&text).map(Some).map_err(|e| LoadError::Invalid {
+        source_name: SITE_INDEX.to_owned(),
+        message: e.0,
     })
 }
 

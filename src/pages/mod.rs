@@ -6,6 +6,7 @@ pub mod board_columns;
 pub mod overview;
 pub mod registry;
 pub mod relabel;
+pub mod site_trend;
 pub mod start;
 pub mod views;
 

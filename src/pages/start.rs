@@ -1,5 +1,6 @@
-//! The start page: the bundles shipped with the app, and the open controls (file picker,
-//! folder picker, drop zone, URL field) for another one.
+//! The start page: the bundles shipped with the app (or a report site's runs, with their
+//! trend: `pages::site_trend`), and the open controls (file picker, folder picker, drop
+//! zone, URL field) for another one.
 
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use crate::components::open_bundle::navigate_to_bundle;
 use crate::components::{BundleLoader, ErrorPanel, OpenBundle, RenderLoaded};
 use crate::data::{self, BundleRequest, Loaded, SampleEntry};
 use crate::pages::Overview;
+use crate::pages::site_trend::SiteTrend;
 
 /// Renders a loaded bundle with the [`Overview`] (header and views), inside a wrapper that
 /// carries the loader's own figures as `data-load-*` attributes (for e2e/bench/load.mjs).
@@ -52,6 +54,7 @@ pub fn StartPage() -> impl IntoView {
 #[component]
 fn StartContent(on_open: Callback<BundleRequest>) -> impl IntoView {
     let samples = LocalResource::new(data::load_samples);
+    let site_index = LocalResource::new(data::load_site_index);
     view! {
         <section class="start">
             <h1>"runlens"</h1>
@@ -60,6 +63,17 @@ fn StartContent(on_open: Callback<BundleRequest>) -> impl IntoView {
                  curves, failure taxonomies and gate deltas, recomputed in your browser from the \
                  raw run bundle."
             </p>
+            <Suspense fallback=|| ()>
+                {move || Suspend::new(async move {
+                    match site_index.await {
+                        Ok(Some(index)) => view! { <SiteTrend index=Arc::new(index) /> }.into_any(),
+                        Ok(None) => ().into_any(),
+                        Err(e) => view! {
+                            <ErrorPanel title="Could not read this site's index of runs" message=e.to_string() />
+                        }.into_any(),
+                    }
+                })}
+            </Suspense>
             <h2>"Runs on this site"</h2>
             <Suspense fallback=|| view! { <p>"Loading the list of runs…"</p> }>
                 {move || Suspend::new(async move {
