@@ -25,6 +25,7 @@ mod relabel;
 mod relabel_fixture;
 mod sample;
 mod sample_files;
+mod site_trend;
 mod state;
 mod summary;
 mod trajectory;

@@ -37,7 +37,15 @@ pub fn SiteTrend(index: Arc<RunIndex>) -> impl IntoView {
     });
     let idx = index.clone();
     let trend = Memo::new(move |_| Arc::new(site::trend(&idx, &corpus.get())));
-    let shown = Memo::new(move |_| state.with(|s| s.models.clone()));
+    // The link's models that this corpus has (none of them: every model, not an empty chart).
+    let shown = Memo::new(move |_| {
+        let keys = state.with(|s| s.models.clone());
+        trend.with(|t| {
+            keys.into_iter()
+                .filter(|k| t.models.iter().any(|m| &m.model == k))
+                .collect::<Vec<String>>()
+        })
+    });
     let idx = index.clone();
     let chart = Signal::derive(move || {
         let keys = shown.get();
