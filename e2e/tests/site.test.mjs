@@ -74,3 +74,39 @@ test('a site served from a sub-path lists its runs and opens one with the pass r
   assert.deepEqual(problems, []);
   await page.context().close();
 });
+
+test('the site trend shows each run's pass rates from its index and a click on a run opens it', async () => {
+  const index = JSON.parse(readFileSync(path.join(site, 'runs.json'), 'utf8'));
+  const { page, problems } = await newPage(browser);
+  await page.goto(`http://127.0.0.1:${prefix.address().port}${PREFIX}`);
+  const trend = page.getByTestId('site-trend');
+  await trend.locator('[data-testid="trend-table"] tbody tr').first().waitFor({ timeout: 60000 });
+  // The default corpus: in every run, the most questions.
+  const corpus = 'text2sqlbench-synthetic';
+  assert.equal(await page.getByTestId('trend-corpus').inputValue(), corpus);
+  let cells = 0;
+  for (const run of index.runs) {
+    for (const m of run.corpora.find((c) => c.name === corpus).models) {
+      const cell = trend.locator(`[data-metric="trend:${run.name}:${m.model}"]`);
+      assert.equal(Number(await cell.getAttribute('data-value')), m.pass, `${run.name} ${m.model}`);
+      cells += 1;
+    }
+  }
+  assert.equal(cells, await trend.locator('[data-metric^="trend:"]').count());
+  // The chart's second column opens the second run, pinned to its hash, on the corpus shown.
+  const wrap = trend.locator('.trend-chart');
+  await page.waitForFunction(() => document.querySelector('.trend-chart')?.dataset.columns?.includes(','));
+  const xs = (await wrap.getAttribute('data-columns')).split(',').map(Number);
+  assert.equal(xs.length, 2);
+  await page.locator('canvas#site-trend').click({ position: { x: xs[1], y: 120 } });
+  await page.waitForURL(/bundle=/);
+  const url = new URL(page.url());
+  assert.equal(url.pathname, PREFIX);
+  assert.equal(url.searchParams.get('bundle'), 'bundles/nightly-2.zip');
+  assert.equal(url.searchParams.get('h'), index.runs[1].content_hash.slice(0, 12));
+  assert.equal(url.searchParams.get('corpus'), corpus);
+  await page.getByTestId('bundle-hash').waitFor({ timeout: 60000 });
+  assert.equal(await page.getByTestId('bundle-hash').innerText(), index.runs[1].content_hash.slice(0, 12));
+  assert.deepEqual(problems, []);
+  await page.context().close();
+});

@@ -66,8 +66,12 @@ pub fn SiteTrend(index: Arc<RunIndex>) -> impl IntoView {
         )
     });
     let layout = StoredValue::new(None::<TrendLayout>);
+    // Each run's column in CSS px of the drawn chart, for tests that click one.
+    let columns = RwSignal::new(String::new());
     let on_layout = Callback::new(move |l: AnyLayout| {
         if let AnyLayout::Trend(l) = l {
+            let xs: Vec<String> = l.x_px.iter().map(i32::to_string).collect();
+            columns.set(xs.join(","));
             layout.set_value(Some(l));
         }
     });
@@ -133,7 +137,7 @@ pub fn SiteTrend(index: Arc<RunIndex>) -> impl IntoView {
                 <label>"Corpus " <select data-testid="trend-corpus" on:change=pick_corpus>{options}</select></label>
                 {choices}
             </div>
-            <div class="chart-wrap clickable trend-chart" on:click=open_run>
+            <div class="chart-wrap clickable trend-chart" data-columns=move || columns.get() on:click=open_run>
                 <ChartCanvas id="site-trend" chart=chart height=height caption=caption on_layout=on_layout />
             </div>
             <ExportButtons base_name=Signal::derive(move || format!("trend-{}", corpus.get()))
