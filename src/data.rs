@@ -67,10 +67,12 @@ pub async fn load_site_index() -> Result<Option<RunIndex>, LoadError> {
     if text.trim_start().starts_with('<') {
         return Ok(None);
     }
-    parse_index(&text).map(Some).map_err(|e| LoadError::Invalid {
-        source_name: SITE_INDEX.to_owned(),
-        message: e.0,
-    })
+    parse_index(&text)
+        .map(Some)
+        .map_err(|e| LoadError::Invalid {
+            source_name: SITE_INDEX.to_owned(),
+            message: e.0,
+        })
 }
 
 /// Starts loading `request` in a Web Worker (on the main thread where there is none),

@@ -20,6 +20,16 @@ fn cell(outcome: &str) -> serde_json::Value {
 
 /// A run of one corpus `name` with `models`, one result row per `(trace_id, outcomes)`.
 fn run(name: &str, models: &[&str], rows: &[(&str, &[&str])]) -> Arc<Bundle> {
+    ranked_run(name, models, rows, serde_json::json!([]))
+}
+
+/// [`run`] with table rankings (`rankings` as the bundle stores them).
+fn ranked_run(
+    name: &str,
+    models: &[&str],
+    rows: &[(&str, &[&str])],
+    rankings: serde_json::Value,
+) -> Arc<Bundle> {
     let results: Vec<serde_json::Value> = rows
         .iter()
         .map(|(trace, outcomes)| {
@@ -35,6 +45,7 @@ fn run(name: &str, models: &[&str], rows: &[(&str, &[&str])]) -> Arc<Bundle> {
         name: name.into(),
         results: serde_json::from_value(serde_json::Value::Array(results)).unwrap(),
         models: models.iter().map(|m| (*m).to_owned()).collect(),
+        rankings: serde_json::from_value(rankings).unwrap(),
         ..Corpus::default()
     };
     let body = BundleBody {
@@ -305,4 +316,70 @@ async fn a_models_changed_questions_open_both_runs_side_by_side() {
     assert_eq!(lines.length(), 1);
     let line: web_sys::Element = lines.item(0).unwrap().unchecked_into();
     assert_eq!(line.class_name(), "diff-line diff-equal");
+}
+
+#[wasm_bindgen_test]
+async fn both_runs_rankings_are_compared_per_k_over_the_questions_ranked_in_both() {
+    // q1: gold {t} at rank 3 in A, rank 1 in B; q2: {t, u} at ranks 1–2 in A, only t
+    // ranked (rank 1) in B. The arithmetic of core's compare_ranking tests.
+    let rows: &[(&str, &[&str])] = &[("q1", &["pass"]), ("q2", &["fail"])];
+    let a = ranked_run(
+        "dev",
+        &["m"],
+        rows,
+        serde_json::json!([
+            {"trace_id": "q1", "gold": ["t"], "ranked": ["x", "y", "t"]},
+            {"trace_id": "q2", "gold": ["t", "u"], "ranked": ["t", "u", "x"]}
+        ]),
+    );
+    let b = ranked_run(
+        "dev",
+        &["m"],
+        &[("q1", &["pass"]), ("q2", &["pass"])],
+        serde_json::json!([
+            {"trace_id": "q2", "gold": ["t", "u"], "ranked": ["t", "x", "y"]},
+            {"trace_id": "q1", "gold": ["t"], "ranked": ["t", "x", "y"]}
+        ]),
+    );
+    let host = mount(a, b, ViewState::default());
+    answered(&host).await;
+    wait_for(&host, "[data-testid='compare-ranking-table'] tbody tr").await;
+    let value = |key: &str| -> f64 {
+        host.query_selector(&format!("[data-metric='rdelta:{key}']"))
+            .unwrap()
+            .unwrap_or_else(|| panic!("no {key}"))
+            .get_attribute("data-value")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    // recall: q1 +1, +1, 0 and q2 0, −0.5, −0.5 at k = 1, 2, 3.
+    assert_eq!(value("recall@1"), 0.5);
+    assert_eq!(value("recall@2"), 0.25);
+    assert_eq!(value("recall@3"), -0.25);
+    // all-required: q1 +1, +1, 0 and q2 0, −1, −1.
+    assert_eq!(value("all_required@2"), 0.0);
+    assert_eq!(value("all_required@3"), -0.5);
+    assert_eq!(
+        text(&host, "compare-retrieval-n"),
+        "2 questions ranked in both runs (the differences' n); 0 in run A only, 0 in run B only."
+    );
+    // Three cutoffs (the longest ranking), the harness's three metrics.
+    let rows = host
+        .query_selector_all("[data-testid='compare-ranking-table'] tbody tr")
+        .unwrap();
+    assert_eq!(rows.length(), 3);
+    let canvas = host
+        .query_selector(".compare-retrieval canvas")
+        .unwrap()
+        .unwrap();
+    let alt = canvas.get_attribute("aria-label").unwrap();
+    assert!(
+        alt.starts_with("Table ranking, run A and run B (dev): nDCG@k, run A, k 1: 0.5,"),
+        "{alt}"
+    );
+    assert!(
+        alt.contains("recall@k, run B, k 1: 0.75, k 2: 0.75, k 3: 0.75"),
+        "{alt}"
+    );
 }

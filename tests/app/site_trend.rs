@@ -64,7 +64,14 @@ fn mount(state: ViewState) -> web_sys::HtmlElement {
 fn texts(host: &web_sys::HtmlElement, selector: &str) -> Vec<String> {
     let list = host.query_selector_all(selector).unwrap();
     (0..list.length())
-        .map(|i| list.item(i).unwrap().text_content().unwrap().trim().to_owned())
+        .map(|i| {
+            list.item(i)
+                .unwrap()
+                .text_content()
+                .unwrap()
+                .trim()
+                .to_owned()
+        })
         .collect()
 }
 

@@ -9,6 +9,7 @@ mod flips;
 mod forest;
 mod load;
 mod picked;
+mod retrieval;
 mod runs;
 mod side_by_side;
 mod table;

@@ -11,6 +11,7 @@ use runlens_core::metrics::run_scores::RunScores;
 
 use super::flips::{CorpusPair, Flips};
 use super::forest::DeltaForest;
+use super::retrieval::CompareRetrieval;
 use super::table::DeltaTable;
 use crate::components::{HashNotice, hash_disagrees, short_hash};
 use crate::derived::answers::ViewQuery;
@@ -185,6 +186,7 @@ fn Compared(result: Arc<RunCompare>, runs: Runs) -> impl IntoView {
             let table_ready = ready_after_tasks(2 * i as u32);
             let rest_ready = ready_after_tasks(2 * i as u32 + 1);
             let (a, table_c, rest_c, rest_a) = (a.clone(), c.clone(), c.clone(), a.clone());
+            let rest_b = runs.b.clone();
             let table = move || {
                 table_ready
                     .get()
@@ -198,6 +200,7 @@ fn Compared(result: Arc<RunCompare>, runs: Runs) -> impl IntoView {
                         <OnlyIn which="A" models=only_a.clone() />
                         <OnlyIn which="B" models=only_b.clone() />
                         {pair.clone().map(|pair| view! { <Flips corpus=c.clone() pair=pair /> })}
+                        <CompareRetrieval a=rest_a.clone() b=rest_b.clone() corpus=c.name.clone() />
                     }
                 })
             };

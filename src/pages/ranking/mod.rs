@@ -6,7 +6,7 @@
 //! threshold, the gold definition or the corpus changes.
 
 mod controls;
-mod curve_series;
+pub(crate) mod curve_series;
 mod curves_table;
 mod question_panel;
 mod question_table;

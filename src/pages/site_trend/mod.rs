@@ -17,7 +17,9 @@ use wasm_bindgen::JsCast;
 pub use chart::{look, trend_chart, y_range};
 pub use table::{TrendTable, run_href};
 
-use crate::components::{AnyChart, ChartCanvas, ExportButtons, ModelChoice, ModelFilter, layout_point};
+use crate::components::{
+    AnyChart, ChartCanvas, ExportButtons, ModelChoice, ModelFilter, layout_point,
+};
 use crate::state::UrlState;
 use crate::theme::chart_theme;
 
@@ -87,11 +89,8 @@ pub fn SiteTrend(index: Arc<RunIndex>) -> impl IntoView {
         let Some(col) = layout.with_value(|l| l.as_ref().and_then(|l| l.run_at(x))) else {
             return;
         };
-        let href = trend.with_untracked(|t| {
-            t.runs
-                .get(col)
-                .map(|&r| run_href(&idx.runs[r], &t.corpus))
-        });
+        let href =
+            trend.with_untracked(|t| t.runs.get(col).map(|&r| run_href(&idx.runs[r], &t.corpus)));
         if let (Some(href), Some(w)) = (href, web_sys::window()) {
             let _ = w.location().set_search(&href);
         }
@@ -170,7 +169,15 @@ pub fn trend_csv(trend: &Trend, index: &RunIndex) -> String {
     }
     to_csv(
         &[
-            "run", "created_at", "content_hash", "corpus", "model", "n", "pass", "lo", "hi",
+            "run",
+            "created_at",
+            "content_hash",
+            "corpus",
+            "model",
+            "n",
+            "pass",
+            "lo",
+            "hi",
         ],
         &lines,
     )

@@ -19,7 +19,11 @@ pub fn run_href(run: &RunEntry, corpus: &str) -> String {
         ..ViewState::default()
     };
     let query = encode_query(&state);
-    if query.is_empty() { "./".to_owned() } else { query }
+    if query.is_empty() {
+        "./".to_owned()
+    } else {
+        query
+    }
 }
 
 /// A cell's title: `n = 132 · 95% CI 73.3–86.4`.

@@ -10,6 +10,7 @@ pub mod bootstrap;
 pub mod cell_facts;
 pub mod compare;
 pub mod compare_flips;
+pub mod compare_ranking;
 pub mod confidence;
 pub mod curves;
 pub mod error;
