@@ -20,15 +20,22 @@ fn cell(outcome: &str) -> serde_json::Value {
 
 /// A run of one corpus `name` with `models`, one result row per `(trace_id, outcomes)`.
 fn run(name: &str, models: &[&str], rows: &[(&str, &[&str])]) -> Arc<Bundle> {
-    ranked_run(name, models, rows, serde_json::json!([]))
+    ranked_run(
+        name,
+        models,
+        rows,
+        serde_json::json!([]),
+        serde_json::json!([]),
+    )
 }
 
-/// [`run`] with table rankings (`rankings` as the bundle stores them).
+/// [`run`] with table rankings and failure labels (as the bundle stores them).
 fn ranked_run(
     name: &str,
     models: &[&str],
     rows: &[(&str, &[&str])],
     rankings: serde_json::Value,
+    labels: serde_json::Value,
 ) -> Arc<Bundle> {
     let results: Vec<serde_json::Value> = rows
         .iter()
@@ -46,6 +53,7 @@ fn ranked_run(
         results: serde_json::from_value(serde_json::Value::Array(results)).unwrap(),
         models: models.iter().map(|m| (*m).to_owned()).collect(),
         rankings: serde_json::from_value(rankings).unwrap(),
+        failure_labels: serde_json::from_value(labels).unwrap(),
         ..Corpus::default()
     };
     let body = BundleBody {
@@ -331,6 +339,7 @@ async fn both_runs_rankings_are_compared_per_k_over_the_questions_ranked_in_both
             {"trace_id": "q1", "gold": ["t"], "ranked": ["x", "y", "t"]},
             {"trace_id": "q2", "gold": ["t", "u"], "ranked": ["t", "u", "x"]}
         ]),
+        serde_json::json!([]),
     );
     let b = ranked_run(
         "dev",
@@ -340,6 +349,7 @@ async fn both_runs_rankings_are_compared_per_k_over_the_questions_ranked_in_both
             {"trace_id": "q2", "gold": ["t", "u"], "ranked": ["t", "x", "y"]},
             {"trace_id": "q1", "gold": ["t"], "ranked": ["t", "x", "y"]}
         ]),
+        serde_json::json!([]),
     );
     let host = mount(a, b, ViewState::default());
     answered(&host).await;
@@ -382,4 +392,74 @@ async fn both_runs_rankings_are_compared_per_k_over_the_questions_ranked_in_both
         alt.contains("recall@k, run B, k 1: 0.75, k 2: 0.75, k 3: 0.75"),
         "{alt}"
     );
+}
+
+#[wasm_bindgen_test]
+async fn both_runs_failure_histograms_are_shown_with_their_shift() {
+    let label =
+        |q: &str, sub: &str| serde_json::json!({"trace_id": q, "model": "m", "sub_mode": sub});
+    let rows: &[(&str, &[&str])] = &[("q1", &["fail"]), ("q2", &["fail"])];
+    // A: wrong_identifier 2 of 4, stopped_early 1, wrong_join 1; B: wrong_join 2 of 2.
+    let a = ranked_run(
+        "dev",
+        &["m"],
+        rows,
+        serde_json::json!([]),
+        serde_json::json!([
+            label("q1", "wrong_identifier"),
+            label("q2", "wrong_identifier"),
+            label("q3", "stopped_early"),
+            label("q4", "wrong_join")
+        ]),
+    );
+    let b = ranked_run(
+        "dev",
+        &["m"],
+        &[("q1", &["fail"]), ("q2", &["pass"])],
+        serde_json::json!([]),
+        serde_json::json!([label("q1", "wrong_join"), label("q2", "wrong_join")]),
+    );
+    let host = mount(a, b, ViewState::default());
+    answered(&host).await;
+    wait_for(&host, "[data-testid='compare-sub-mode-table'] tbody tr").await;
+    assert_eq!(
+        text(&host, "compare-failures-n"),
+        "4 labelled failures in run A, 2 in run B (the models shown)."
+    );
+    let shift = |key: &str| -> f64 {
+        host.query_selector(&format!("[data-metric='fshift:{key}']"))
+            .unwrap()
+            .unwrap_or_else(|| panic!("no {key}"))
+            .get_attribute("data-value")
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(shift("sub-mode:wrong_identifier"), -0.5);
+    assert_eq!(shift("sub-mode:stopped_early"), -0.25);
+    assert_eq!(shift("sub-mode:wrong_join"), 0.75);
+    // Sub-modes neither run has are left out: three rows.
+    let rows = host
+        .query_selector_all("[data-testid='compare-sub-mode-table'] tbody tr")
+        .unwrap();
+    assert_eq!(rows.length(), 3);
+    // Each run's bucket shares sum to 1, so the shifts sum to 0.
+    let fm = host
+        .query_selector_all("[data-metric^='fshift:fm-bucket:']")
+        .unwrap();
+    let total: f64 = (0..fm.length())
+        .map(|i| {
+            let e: web_sys::Element = fm.item(i).unwrap().unchecked_into();
+            e.get_attribute("data-value")
+                .unwrap()
+                .parse::<f64>()
+                .unwrap()
+        })
+        .sum();
+    assert!(fm.length() >= 2 && total.abs() < 1e-12, "{total}");
+    // Runs without labels say so instead.
+    let (a, b) = runs();
+    let host = mount(a, b, ViewState::default());
+    answered(&host).await;
+    wait_for(&host, "[data-testid='compare-failures-none']").await;
 }

@@ -5,6 +5,7 @@
 //! that changed, each opening both runs' cells side by side with the diff of their SQL.
 
 mod choose;
+mod failures;
 mod flips;
 mod forest;
 mod load;

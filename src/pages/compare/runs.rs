@@ -10,6 +10,7 @@ use runlens_core::metrics::compare::{CompareError, RunCompare, compare_scores};
 use runlens_core::metrics::run_scores::RunScores;
 
 use super::flips::{CorpusPair, Flips};
+use super::failures::CompareFailures;
 use super::forest::DeltaForest;
 use super::retrieval::CompareRetrieval;
 use super::table::DeltaTable;
@@ -201,6 +202,7 @@ fn Compared(result: Arc<RunCompare>, runs: Runs) -> impl IntoView {
                         <OnlyIn which="B" models=only_b.clone() />
                         {pair.clone().map(|pair| view! { <Flips corpus=c.clone() pair=pair /> })}
                         <CompareRetrieval a=rest_a.clone() b=rest_b.clone() corpus=c.name.clone() />
+                        <CompareFailures a=rest_a.clone() b=rest_b.clone() corpus=c.name.clone() />
                     }
                 })
             };

@@ -9,6 +9,7 @@ pub mod board_run;
 pub mod bootstrap;
 pub mod cell_facts;
 pub mod compare;
+pub mod compare_failures;
 pub mod compare_flips;
 pub mod compare_ranking;
 pub mod confidence;
