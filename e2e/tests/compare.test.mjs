@@ -2,7 +2,7 @@
 // `?bundle=A&compare=B` shows every model's paired difference exactly as `runlens compare
 // --json` computes it, carries both hashes, and reopened fresh shows the same numbers; a run
 // chosen from the site's list opens the same view; the same run twice, or a run that is not
-// there, says why.
+// there, says why; the table-ranking and failures sections agree with `runlens metrics`.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,7 @@ const B = 'bundles/article-variant-1.zip';
 let server;
 let browser;
 let expected;
+let variantZip;
 
 before(async () => {
   const work = mkdtempSync(path.join(tmpdir(), 'runlens-compare-'));
@@ -34,6 +35,7 @@ before(async () => {
   execFileSync(BIN, ['site', site, article, variant, '--dist', path.join(ROOT, 'dist'),
     '--order', 'given', '--quiet']);
   expected = JSON.parse(execFileSync(BIN, ['compare', article, variant, '--json']));
+  variantZip = variant;
   server = await startServer(['--site', site]);
   browser = await launch();
 });
@@ -176,5 +178,39 @@ test('the same run twice, or a run that is not there, says why', async () => {
   const text = await error.innerText();
   assert.match(text, /^Could not load run B\n/);
   assert.match(text, /missing\.zip/);
+  await page.context().close();
+});
+
+test('the failure shifts are those of `runlens metrics` on each run, and the rankings are paired over every ranked question', async () => {
+  const article = path.join(ROOT, 'public', 'bundles', 'article.zip');
+  const { page, problems } = await newPage(browser);
+  await page.goto(`${server.url}?bundle=${A}&compare=${B}`);
+  await deltas(page);
+  for (const corpus of expected.corpora.map((c) => c.name)) {
+    const section = page.locator(`.compare-corpus[data-corpus="${corpus}"]`);
+    await section.locator('[data-testid="compare-sub-mode-table"] tbody tr').first().waitFor({ timeout: 60000 });
+    await section.locator('[data-testid="compare-ranking-table"] tbody tr').first().waitFor({ timeout: 60000 });
+    const metrics = (file) => JSON.parse(execFileSync(BIN, ['metrics', file, '--json', '--corpus', corpus, '--resamples', '10']));
+    const [ma, mb] = [metrics(article), metrics(variantZip)];
+    // Sub-mode shares of each run's labelled failures (every model), B − A.
+    const share = (m, key) => (m.failures.sub_mode[key] ?? 0) / m.failures.n;
+    const keys = new Set([...Object.keys(ma.failures.sub_mode), ...Object.keys(mb.failures.sub_mode)]);
+    let compared = 0;
+    for (const key of keys) {
+      if (!(ma.failures.sub_mode[key] || mb.failures.sub_mode[key])) continue;
+      const cell = section.locator(`[data-metric="fshift:sub-mode:${key}"]`);
+      assert.ok(Math.abs(Number(await cell.getAttribute('data-value')) - (share(mb, key) - share(ma, key))) < 1e-12, key);
+      compared += 1;
+    }
+    assert.equal(await section.locator('[data-metric^="fshift:sub-mode:"]').count(), compared);
+    // The variant keeps the sample's questions and rankings: every ranked question is
+    // paired, and every ranking difference is 0.
+    assert.equal(await section.getByTestId('compare-retrieval-n').innerText(),
+      `${ma.retrieval.n_questions} questions ranked in both runs (the differences' n); 0 in run A only, 0 in run B only.`);
+    const rdeltas = await section.locator('[data-metric^="rdelta:"]').evaluateAll((es) => es.map((e) => Number(e.dataset.value)));
+    assert.ok(rdeltas.length >= 3);
+    assert.deepEqual(new Set(rdeltas), new Set([0]));
+  }
+  assert.deepEqual(problems, []);
   await page.context().close();
 });

@@ -24,6 +24,12 @@ fn fake_dist(dir: &Path) -> String {
     fs::write(dist.join("app.wasm"), b"\0asm").unwrap();
     fs::write(dist.join("bundles/index.json"), "[]").unwrap();
     fs::write(dist.join("bundles/sample.zip"), b"PK").unwrap();
+    // The app ships an empty index of runs (no trend outside a site).
+    fs::write(
+        dist.join("runs.json"),
+        "{\"format\": \"runlens.site/1\", \"runs\": []}",
+    )
+    .unwrap();
     dist.display().to_string()
 }
 
@@ -134,6 +140,23 @@ fn a_site_holds_the_app_each_run_as_a_zip_and_an_index_of_runs() {
     assert!(ok, "{stderr}");
     assert!(stdout.contains("nightly_2: unchanged"), "{stdout}");
     assert_eq!(fs::metadata(&zip).unwrap().modified().unwrap(), before);
+    let index = read(&out.join("runs.json"));
+    assert_eq!(names(&index), ["nightly-1", "nightly_2", "nightly-3.zip"]);
+    // Display names travel with the figures (these runs' registry names none: the key).
+    assert_eq!(
+        index["runs"][2]["corpora"][0]["models"][0]["display_name"],
+        "m1"
+    );
+
+    // A run that fails after the app was copied leaves the site's index as it was (the
+    // app's own empty runs.json is never copied over it).
+    let edited = dir.path().join("edited.json");
+    let text = fs::read_to_string(&third)
+        .unwrap()
+        .replace("\"q1\"", "\"q9\"");
+    fs::write(&edited, text).unwrap();
+    let (ok, _, _) = site(&[o, edited.to_str().unwrap(), "--dist", &dist]);
+    assert!(!ok);
     let index = read(&out.join("runs.json"));
     assert_eq!(names(&index), ["nightly-1", "nightly_2", "nightly-3.zip"]);
 }

@@ -112,13 +112,14 @@ fn zip_hash(path: &Path) -> Option<String> {
 }
 
 /// Copies the files of `from` into `to` (made as needed), but `from/bundles/` (the app's own
-/// samples are not runs of this site).
+/// samples are not runs of this site) and `from/runs.json` (the app's empty index of runs:
+/// the site's own is written last, and a failed run must not lose the one there).
 fn copy_app(from: &Path, to: &Path, top: bool) -> anyhow::Result<()> {
     fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
     for item in fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
         let item = item.with_context(|| format!("reading {}", from.display()))?;
         let (src, dst) = (item.path(), to.join(item.file_name()));
-        if top && item.file_name() == "bundles" {
+        if top && (item.file_name() == "bundles" || item.file_name() == "runs.json") {
             continue;
         }
         if item.file_type()?.is_dir() {
