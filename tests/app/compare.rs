@@ -115,14 +115,19 @@ async fn answered(host: &web_sys::HtmlElement) {
     }
 }
 
-fn delta(host: &web_sys::HtmlElement, model: &str) -> f64 {
-    host.query_selector(&format!("[data-metric='delta:{model}']"))
+/// The unrounded value of `data-metric="<metric>"`.
+fn value(host: &web_sys::HtmlElement, metric: &str) -> f64 {
+    host.query_selector(&format!("[data-metric='{metric}']"))
         .unwrap()
-        .unwrap_or_else(|| panic!("no delta of {model}"))
+        .unwrap_or_else(|| panic!("no {metric}"))
         .get_attribute("data-value")
         .unwrap()
         .parse()
         .unwrap()
+}
+
+fn delta(host: &web_sys::HtmlElement, model: &str) -> f64 {
+    value(host, &format!("delta:{model}"))
 }
 
 /// The text of each cell of the table's rows.
@@ -354,22 +359,14 @@ async fn both_runs_rankings_are_compared_per_k_over_the_questions_ranked_in_both
     let host = mount(a, b, ViewState::default());
     answered(&host).await;
     wait_for(&host, "[data-testid='compare-ranking-table'] tbody tr").await;
-    let value = |key: &str| -> f64 {
-        host.query_selector(&format!("[data-metric='rdelta:{key}']"))
-            .unwrap()
-            .unwrap_or_else(|| panic!("no {key}"))
-            .get_attribute("data-value")
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
+    let rdelta = |key: &str| value(&host, &format!("rdelta:{key}"));
     // recall: q1 +1, +1, 0 and q2 0, −0.5, −0.5 at k = 1, 2, 3.
-    assert_eq!(value("recall@1"), 0.5);
-    assert_eq!(value("recall@2"), 0.25);
-    assert_eq!(value("recall@3"), -0.25);
+    assert_eq!(rdelta("recall@1"), 0.5);
+    assert_eq!(rdelta("recall@2"), 0.25);
+    assert_eq!(rdelta("recall@3"), -0.25);
     // all-required: q1 +1, +1, 0 and q2 0, −1, −1.
-    assert_eq!(value("all_required@2"), 0.0);
-    assert_eq!(value("all_required@3"), -0.5);
+    assert_eq!(rdelta("all_required@2"), 0.0);
+    assert_eq!(rdelta("all_required@3"), -0.5);
     assert_eq!(
         text(&host, "compare-retrieval-n"),
         "2 questions ranked in both runs (the differences' n); 0 in run A only, 0 in run B only."
@@ -426,15 +423,7 @@ async fn both_runs_failure_histograms_are_shown_with_their_shift() {
         text(&host, "compare-failures-n"),
         "4 labelled failures in run A, 2 in run B (the models shown)."
     );
-    let shift = |key: &str| -> f64 {
-        host.query_selector(&format!("[data-metric='fshift:{key}']"))
-            .unwrap()
-            .unwrap_or_else(|| panic!("no {key}"))
-            .get_attribute("data-value")
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
+    let shift = |key: &str| value(&host, &format!("fshift:{key}"));
     assert_eq!(shift("sub-mode:wrong_identifier"), -0.5);
     assert_eq!(shift("sub-mode:stopped_early"), -0.25);
     assert_eq!(shift("sub-mode:wrong_join"), 0.75);

@@ -1,5 +1,8 @@
 //! The curve chart drawn to SVG: exact marker positions, legend and title, hover mapping.
 
+mod common;
+
+use common::circles;
 use plotters::prelude::*;
 use plotters_svg::SVGBackend;
 use runlens_charts::{CurveChart, Marker, Palette, Series, Theme, draw_curves};
@@ -27,19 +30,6 @@ fn render(c: &CurveChart) -> (String, runlens_charts::CurveLayout) {
         layout
     };
     (svg, layout)
-}
-
-/// `(cx, cy)` of every `<circle>` in document order.
-fn circles(svg: &str) -> Vec<(i32, i32)> {
-    let attr = |s: &str, name: &str| -> i32 {
-        let start = s.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
-        let end = start + s[start..].find('"').unwrap();
-        s[start..end].parse().unwrap()
-    };
-    svg.match_indices("<circle")
-        .map(|(i, _)| &svg[i..])
-        .map(|s| (attr(s, "cx"), attr(s, "cy")))
-        .collect()
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! The trend chart drawn to SVG: one column per run, gaps where a model is missing, thinned
 //! run names, hover read-outs and the text alternative.
 
-use plotters::prelude::*;
-use plotters_svg::SVGBackend;
+mod common;
+
+use common::{circles, svg_of};
 use runlens_charts::{
     AnyChart, AnyLayout, Marker, Palette, Theme, TrendChart, TrendLayout, TrendSeries, TrendValue,
     draw_trend,
@@ -36,26 +37,7 @@ fn line(label: &str, marker: Marker, points: Vec<Option<TrendValue>>) -> TrendSe
 }
 
 fn render(c: &TrendChart, size: (u32, u32)) -> (String, TrendLayout) {
-    let mut svg = String::new();
-    let layout = {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        let layout = draw_trend(&root, c).unwrap();
-        root.present().unwrap();
-        layout
-    };
-    (svg, layout)
-}
-
-fn circles(svg: &str) -> Vec<(i32, i32)> {
-    let attr = |s: &str, name: &str| -> i32 {
-        let start = s.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
-        let end = start + s[start..].find('"').unwrap();
-        s[start..end].parse().unwrap()
-    };
-    svg.match_indices("<circle")
-        .map(|(i, _)| &svg[i..])
-        .map(|s| (attr(s, "cx"), attr(s, "cy")))
-        .collect()
+    svg_of(size, |root| draw_trend(root, c).unwrap())
 }
 
 #[test]

@@ -19,6 +19,19 @@ pub fn numbers(svg: &str) -> usize {
         .count()
 }
 
+/// `(cx, cy)` of every `<circle>`, in document order.
+pub fn circles(svg: &str) -> Vec<(i32, i32)> {
+    let attr = |s: &str, name: &str| -> i32 {
+        let start = s.find(&format!("{name}=\"")).unwrap() + name.len() + 2;
+        let end = start + s[start..].find('"').unwrap();
+        s[start..end].parse().unwrap()
+    };
+    svg.match_indices("<circle")
+        .map(|(i, _)| &svg[i..])
+        .map(|s| (attr(s, "cx"), attr(s, "cy")))
+        .collect()
+}
+
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters_svg::SVGBackend;
