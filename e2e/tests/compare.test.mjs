@@ -210,6 +210,7 @@ test('the failure shifts are those of `runlens metrics` on each run, and the ran
     const rdeltas = await section.locator('[data-metric^="rdelta:"]').evaluateAll((es) => es.map((e) => Number(e.dataset.value)));
     assert.ok(rdeltas.length >= 3);
     assert.deepEqual(new Set(rdeltas), new Set([0]));
+    assert.equal(await section.getByTestId('compare-retrieval-alike').count(), 1);
   }
   assert.deepEqual(problems, []);
   await page.context().close();

@@ -371,6 +371,11 @@ async fn both_runs_rankings_are_compared_per_k_over_the_questions_ranked_in_both
         text(&host, "compare-retrieval-n"),
         "2 questions ranked in both runs (the differences' n); 0 in run A only, 0 in run B only."
     );
+    assert!(
+        host.query_selector("[data-testid='compare-retrieval-alike']")
+            .unwrap()
+            .is_none()
+    );
     // Three cutoffs (the longest ranking), the harness's three metrics.
     let rows = host
         .query_selector_all("[data-testid='compare-ranking-table'] tbody tr")

@@ -163,3 +163,40 @@ fn the_y_range_holds_every_interval_in_tens() {
     assert_eq!(y_range(&t, |m| m == "k"), (50.0, 90.0));
     assert_eq!(y_range(&t, |_| false), (0.0, 100.0));
 }
+
+#[wasm_bindgen_test]
+async fn more_than_ten_models_grey_out_all_but_the_top_eight() {
+    let models: Vec<RunModel> = (0..11)
+        .map(|i| model(&format!("m{i:02}"), 0.5 + 0.01 * i as f64))
+        .collect();
+    let index = Arc::new(RunIndex {
+        format: SITE_FORMAT.into(),
+        runs: vec![run("r1", "dev", models)],
+    });
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        provide_context(UrlState::detached(ViewState::default()));
+        view! { <SiteTrend index=index.clone() /> }.into_any()
+    });
+    std::mem::forget(handle);
+    wait_for(&host, "[data-testid='trend-table'] tbody tr").await;
+    assert_eq!(
+        texts(&host, "[data-testid='trend-grey']"),
+        [
+            "The 8 models with the highest pass rate in the newest run are in colour and in the legend; \
+          the other 3 are grey (hover to name one, or choose models)."
+        ]
+    );
+    // The text alternative names the coloured lines first: m10 (60 %) down to m03, then
+    // the grey m02, m01, m00.
+    let alt = attr(&host, "canvas#site-trend", "aria-label").unwrap();
+    assert!(
+        alt.starts_with("Pass rate across runs (dev): M10 <b> 60 in r1; M09 <b> 59 in r1;"),
+        "{alt}"
+    );
+    assert!(
+        alt.contains("M03 <b> 53 in r1; M02 <b> 52 in r1; M01 <b> 51 in r1; M00 <b> 50 in r1."),
+        "{alt}"
+    );
+}

@@ -158,8 +158,11 @@ impl AnyChart {
             }
             AnyChart::Trend(c) => listed(
                 &c.title,
+                // The coloured lines first (drawn last, over the grey ones).
                 c.series
                     .iter()
+                    .filter(|s| s.in_legend)
+                    .chain(c.series.iter().filter(|s| !s.in_legend))
                     .filter_map(|s| {
                         let mut seen = s
                             .points

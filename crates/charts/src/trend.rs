@@ -28,6 +28,9 @@ pub struct TrendSeries {
     pub color: RGBColor,
     /// Marker at every value.
     pub marker: Marker,
+    /// Whether the legend lists it (a chart of many lines greys most of them out and lists
+    /// the coloured ones).
+    pub in_legend: bool,
     /// One entry per run (`None`: no value there).
     pub points: Vec<Option<TrendValue>>,
 }
@@ -51,7 +54,7 @@ pub struct TrendChart {
 
 /// Most characters of a run's name under the axis.
 pub const RUN_LABEL_CHARS: usize = 18;
-/// Most lines with a legend in the plot; past it the read-out and the table name them.
+/// Most legend entries drawn in the plot; past it the read-out and the table name them.
 pub const TREND_LEGEND_MAX: usize = 10;
 /// How near (px) the pointer must be to a marker to pick that one model.
 const POINT_REACH: i32 = 8;
@@ -203,7 +206,8 @@ pub fn draw_trend<DB: DrawingBackend>(
         ctx.backend_coord(&(0.0, y0)).1,
         ctx.backend_coord(&(0.0, y1)).1,
     );
-    if (1..=TREND_LEGEND_MAX).contains(&k) {
+    let listed: Vec<usize> = (0..k).filter(|&s| chart.series[s].in_legend).collect();
+    if (1..=TREND_LEGEND_MAX).contains(&listed.len()) {
         let (left, right) = (
             ctx.backend_coord(&(-0.5, y0)).0,
             ctx.backend_coord(&(n as f64 - 0.5, y0)).0,
@@ -212,10 +216,12 @@ pub fn draw_trend<DB: DrawingBackend>(
             .iter()
             .map(|l: &Vec<Option<(i32, i32)>>| l.iter().flatten().copied().collect())
             .collect();
-        let entries: Vec<(&str, RGBColor, Marker)> = chart
-            .series
+        let entries: Vec<(&str, RGBColor, Marker)> = listed
             .iter()
-            .map(|s| (s.label.as_str(), s.color, s.marker))
+            .map(|&i| {
+                let s = &chart.series[i];
+                (s.label.as_str(), s.color, s.marker)
+            })
             .collect();
         let plot = [(left, y_px.1.min(y_px.0)), (right, y_px.0.max(y_px.1))];
         draw_legend(area, plot, &lines, &entries, &label_style, theme)?;

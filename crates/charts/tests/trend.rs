@@ -32,6 +32,7 @@ fn line(label: &str, marker: Marker, points: Vec<Option<TrendValue>>) -> TrendSe
         label: label.into(),
         color: Palette::K_STAR,
         marker,
+        in_legend: true,
         points,
     }
 }
@@ -114,7 +115,7 @@ fn pointer_maps_to_a_run_and_to_a_marker() {
 }
 
 #[test]
-fn many_runs_get_thinned_names_inside_the_canvas_and_no_legend_past_ten_lines() {
+fn many_runs_get_thinned_names_inside_the_canvas_and_no_legend_past_ten_entries() {
     let points = |base: f64| (0..100).map(|i| value(base + f64::from(i % 7))).collect();
     let series: Vec<TrendSeries> = (0..11)
         .map(|s| {
@@ -136,4 +137,20 @@ fn many_runs_get_thinned_names_inside_the_canvas_and_no_legend_past_ten_lines() 
     // Title escaped.
     assert!(svg.contains("&lt;dev &amp; &quot;x&quot;&gt;"));
     assert_eq!(l.x_px.len(), 100);
+}
+
+#[test]
+fn the_legend_lists_only_the_lines_marked_for_it() {
+    let mut grey = line("grey", Marker::Circle, vec![value(10.0), value(20.0)]);
+    grey.in_legend = false;
+    let c = chart(
+        2,
+        vec![
+            grey,
+            line("shown", Marker::Square, vec![value(50.0), value(60.0)]),
+        ],
+    );
+    let (svg, _) = svg_of((800, 420), |root| draw_trend(root, &c).unwrap());
+    assert!(svg.contains("\nshown\n"));
+    assert!(!svg.contains("\ngrey\n"));
 }

@@ -92,6 +92,23 @@ pub fn parse_index(text: &str) -> Result<RunIndex, IndexError> {
     Ok(index)
 }
 
+/// `2026-12-01T09:30:00Z` as `2026-12-01 09:30 UTC`; any other text as it is.
+pub fn readable_time(rfc3339: &str) -> String {
+    let b = rfc3339.as_bytes();
+    let shaped = b.len() == 20
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b[10] == b'T'
+        && b[13] == b':'
+        && b[16] == b':'
+        && b[19] == b'Z';
+    if shaped {
+        format!("{} {} UTC", &rfc3339[..10], &rfc3339[11..16])
+    } else {
+        rfc3339.to_owned()
+    }
+}
+
 /// One model's figures in one run of a trend.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TrendPoint {

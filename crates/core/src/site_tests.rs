@@ -134,3 +134,16 @@ fn an_index_without_display_names_still_reads_and_writes_none() {
     let out = serde_json::to_string(&idx).unwrap();
     assert!(!out.contains("display_name"), "{out}");
 }
+
+#[test]
+fn creation_times_read_as_utc_minutes() {
+    assert_eq!(
+        readable_time("2026-12-01T09:30:00Z"),
+        "2026-12-01 09:30 UTC"
+    );
+    assert_eq!(
+        readable_time("2026-12-01T09:30:00+02:00"),
+        "2026-12-01T09:30:00+02:00"
+    );
+    assert_eq!(readable_time(""), "");
+}

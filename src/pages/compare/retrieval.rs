@@ -252,8 +252,18 @@ fn Retrieval(
         "{} questions ranked in both runs (the differences' n); {} in run A only, {} in run B only.",
         c.n, c.only_a, c.only_b
     );
+    // Identical rankings (a variant of the same run) draw B's curves over A's: said in words.
+    let alike = c.n > 0
+        && c.metrics
+            .iter()
+            .all(|m| m.deltas.iter().all(|d| d.delta == Some(0.0)));
     view! {
         <p data-testid="compare-retrieval-n">{counts}</p>
+        {alike.then(|| view! {
+            <p class="hint" data-testid="compare-retrieval-alike">
+                "Both runs rank every shared question alike at every k: run B's curves lie on run A's."
+            </p>
+        })}
         <div class="chart-wrap">
             <ChartCanvas id=id.clone() chart=chart caption=cap.clone() />
         </div>

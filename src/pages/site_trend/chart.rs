@@ -2,7 +2,9 @@
 //! interval, one column per run that has the corpus. Colours and markers follow the model's
 //! place in the trend, so a model keeps its look whichever others are shown.
 
-use runlens_charts::{Marker, Palette, Theme, TrendChart, TrendSeries, TrendValue};
+use runlens_charts::{
+    Marker, Palette, TREND_LEGEND_MAX, Theme, TrendChart, TrendSeries, TrendValue,
+};
 use runlens_core::site::{RunIndex, Trend};
 
 /// The markers, cycled once the colours run out (8 colours × 5 markers tell 40 lines apart).
@@ -46,7 +48,13 @@ pub fn y_range(trend: &Trend, shown: impl Fn(&str) -> bool) -> (f64, f64) {
     (lo.max(0.0), hi.min(100.0))
 }
 
-/// The chart of `trend` over `index`'s runs, the models `shown` only.
+/// Lines in colour when more than [`TREND_LEGEND_MAX`] are shown: the first ones of the
+/// trend's order (highest pass rate in the newest run); the others are grey.
+pub const COLOURED: usize = 8;
+
+/// The chart of `trend` over `index`'s runs, the models `shown` only. With more than
+/// [`TREND_LEGEND_MAX`] of them, the first [`COLOURED`] are in colour and in the legend and
+/// the others grey (drawn first, under them); a model keeps its colour either way.
 pub fn trend_chart(
     trend: &Trend,
     index: &RunIndex,
@@ -62,30 +70,43 @@ pub fn trend_chart(
             .iter()
             .map(|&i| index.runs[i].name.clone())
             .collect(),
-        series: trend
-            .models
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| shown(&m.model))
-            .map(|(i, m)| {
-                let (color, marker) = look(i);
-                TrendSeries {
-                    label: m.name.clone(),
-                    color,
-                    marker,
-                    points: m
-                        .points
-                        .iter()
-                        .map(|p| {
-                            p.map(|p| TrendValue {
-                                value: 100.0 * p.pass,
-                                ci: p.ci95.map(|[a, b]| (100.0 * a, 100.0 * b)),
+        series: {
+            let picked: Vec<(usize, &runlens_core::site::TrendModel)> = trend
+                .models
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| shown(&m.model))
+                .collect();
+            let crowded = picked.len() > TREND_LEGEND_MAX;
+            let (top, rest) = picked.split_at(if crowded { COLOURED } else { picked.len() });
+            rest.iter()
+                .map(|p| (p, false))
+                .chain(top.iter().map(|p| (p, true)))
+                .map(|(&(i, m), coloured)| {
+                    let (color, marker) = if coloured {
+                        look(i)
+                    } else {
+                        (Palette::OTHER, Marker::Circle)
+                    };
+                    TrendSeries {
+                        label: m.name.clone(),
+                        color,
+                        marker,
+                        in_legend: coloured,
+                        points: m
+                            .points
+                            .iter()
+                            .map(|p| {
+                                p.map(|p| TrendValue {
+                                    value: 100.0 * p.pass,
+                                    ci: p.ci95.map(|[a, b]| (100.0 * a, 100.0 * b)),
+                                })
                             })
-                        })
-                        .collect(),
-                }
-            })
-            .collect(),
+                            .collect(),
+                    }
+                })
+                .collect()
+        },
         theme,
     }
 }

@@ -9,12 +9,12 @@ mod table;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use runlens_charts::{AnyLayout, TrendLayout};
+use runlens_charts::{AnyLayout, TREND_LEGEND_MAX, TrendLayout};
 use runlens_core::csv::to_csv;
 use runlens_core::site::{self, RunIndex, Trend};
 use wasm_bindgen::JsCast;
 
-pub use chart::{look, trend_chart, y_range};
+pub use chart::{COLOURED, look, trend_chart, y_range};
 pub use table::{TrendTable, run_href};
 
 use crate::components::{
@@ -136,6 +136,20 @@ pub fn SiteTrend(index: Arc<RunIndex>) -> impl IntoView {
                 <label>"Corpus " <select data-testid="trend-corpus" on:change=pick_corpus>{options}</select></label>
                 {choices}
             </div>
+            {move || {
+                let n = trend.with(|t| {
+                    t.models.iter().filter(|m| shown.with(|k| k.is_empty() || k.contains(&m.model))).count()
+                });
+                (n > TREND_LEGEND_MAX).then(|| view! {
+                    <p class="hint" data-testid="trend-grey">
+                        {format!(
+                            "The {COLOURED} models with the highest pass rate in the newest run are in colour and \
+                             in the legend; the other {} are grey (hover to name one, or choose models).",
+                            n - COLOURED
+                        )}
+                    </p>
+                })
+            }}
             <div class="chart-wrap clickable trend-chart" data-columns=move || columns.get() on:click=open_run>
                 <ChartCanvas id="site-trend" chart=chart height=height caption=caption on_layout=on_layout />
             </div>

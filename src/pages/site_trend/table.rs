@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use runlens_core::site::{RunEntry, RunIndex, Trend, TrendPoint};
+use runlens_core::site::{RunEntry, RunIndex, Trend, TrendPoint, readable_time};
 
 use crate::state::{ViewState, encode_query};
 
@@ -85,7 +85,7 @@ pub fn TrendTable(
                         <th scope="row">
                             <a href=run_href(run, &trend.corpus) data-testid="trend-open">{run.name.clone()}</a>
                         </th>
-                        <td class="when">{run.created_at.clone()}</td>
+                        <td class="when" title=run.created_at.clone()>{readable_time(&run.created_at)}</td>
                         {cells}
                     </tr>
                 }

@@ -15,7 +15,9 @@ use runlens_core::bundle::v2::read_manifest;
 use runlens_core::bundle::v2::zip_form::ZipEntries;
 use runlens_core::bundle::{Bundle, LossRule};
 use runlens_core::metrics::board_run::boards;
-use runlens_core::site::{RunCorpus, RunEntry, RunIndex, RunModel, SITE_FORMAT, parse_index};
+use runlens_core::site::{
+    RunCorpus, RunEntry, RunIndex, RunModel, SITE_FORMAT, parse_index, readable_time,
+};
 
 /// Arguments of `runlens site`.
 #[derive(clap::Args)]
@@ -130,23 +132,6 @@ fn copy_app(from: &Path, to: &Path, top: bool) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// `2026-12-01T09:30:00Z` as `2026-12-01 09:30 UTC`; any other text as it is.
-fn readable_time(rfc3339: &str) -> String {
-    let b = rfc3339.as_bytes();
-    let shaped = b.len() == 20
-        && b[4] == b'-'
-        && b[7] == b'-'
-        && b[10] == b'T'
-        && b[13] == b':'
-        && b[16] == b':'
-        && b[19] == b'Z';
-    if shaped {
-        format!("{} {} UTC", &rfc3339[..10], &rfc3339[11..16])
-    } else {
-        rfc3339.to_owned()
-    }
 }
 
 /// One entry of the start page's list (`bundles/index.json`, the app's `SampleEntry`).
