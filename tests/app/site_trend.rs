@@ -200,3 +200,54 @@ async fn more_than_ten_models_grey_out_all_but_the_top_eight() {
         "{alt}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_big_sites_table_is_built_when_opened() {
+    // 50 runs × 10 models = 500 cells, past the 400 shown open.
+    let runs: Vec<RunEntry> = (0..50)
+        .map(|r| {
+            let models = (0..10)
+                .map(|i| model(&format!("m{i}"), 0.05 * i as f64 + 0.001 * r as f64))
+                .collect();
+            run(&format!("run-{r:02}"), "dev", models)
+        })
+        .collect();
+    let index = Arc::new(RunIndex {
+        format: SITE_FORMAT.into(),
+        runs,
+    });
+    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&host).unwrap();
+    let handle = leptos::mount::mount_to(host.clone(), move || {
+        provide_context(UrlState::detached(ViewState::default()));
+        view! { <SiteTrend index=index.clone() /> }.into_any()
+    });
+    std::mem::forget(handle);
+    wait_for(&host, "[data-testid='trend-table-toggle']").await;
+    assert_eq!(
+        texts(&host, "[data-testid='trend-table-toggle']"),
+        ["The figures as a table (50 runs × 10 models)"]
+    );
+    assert!(
+        host.query_selector("[data-testid='trend-table']")
+            .unwrap()
+            .is_none()
+    );
+    let summary: web_sys::HtmlElement = host
+        .query_selector("[data-testid='trend-table-toggle']")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    summary.click();
+    wait_for(&host, "[data-testid='trend-table'] tbody tr").await;
+    assert_eq!(
+        host.query_selector_all("[data-metric^='trend:']")
+            .unwrap()
+            .length(),
+        500
+    );
+    assert_eq!(
+        attr(&host, "[data-metric='trend:run-49:m9']", "data-value").as_deref(),
+        Some((0.05 * 9.0 + 0.001 * 49.0).to_string().as_str())
+    );
+}

@@ -156,7 +156,9 @@ pub fn draw_trend<DB: DrawingBackend>(
     let nudge = (step / (k as f64 + 1.0)).min(4.0);
     let offset = |s: usize| ((s as f64 - (k as f64 - 1.0) / 2.0) * nudge).round() as i32;
     let clip = |v: f64| v.clamp(y0.min(y1), y0.max(y1));
-    for (s, series) in chart.series.iter().enumerate() {
+    // Grey lines (out of the legend) get none: they are context, and a site of many models
+    // would draw thousands of them.
+    for (s, series) in chart.series.iter().enumerate().filter(|(_, s)| s.in_legend) {
         let stroke = series.color.mix(0.45).stroke_width(1);
         for (i, p) in series.points.iter().enumerate() {
             let Some(TrendValue {

@@ -153,4 +153,6 @@ fn the_legend_lists_only_the_lines_marked_for_it() {
     let (svg, _) = svg_of((800, 420), |root| draw_trend(root, &c).unwrap());
     assert!(svg.contains("\nshown\n"));
     assert!(!svg.contains("\ngrey\n"));
+    // Whiskers (three strokes a value, at 45 % opacity) for the listed line's two values only.
+    assert_eq!(svg.matches("opacity=\"0.45\"").count(), 6, "{svg}");
 }

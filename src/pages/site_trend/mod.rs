@@ -23,6 +23,9 @@ use crate::components::{
 use crate::state::UrlState;
 use crate::theme::chart_theme;
 
+/// Most cells (runs × models) of a table shown open when the page opens.
+pub const TABLE_OPEN_CELLS: usize = 400;
+
 /// The trend of the site's runs, with its corpus choice, model filter, chart, exports and
 /// table (nothing when the index has no run with results).
 #[component]
@@ -121,6 +124,24 @@ pub fn SiteTrend(index: Arc<RunIndex>) -> impl IntoView {
         state.push(move |s| s.corpus = Some(picked));
     };
     let height = Signal::derive(move || 460u32);
+    // The table is built when it is opened: a site of 100 runs × 23 models is 2,300 cells,
+    // most of the start page's first task (docs/performance.md, "A site of 100 runs").
+    let cells = move || {
+        trend.with(|t| {
+            let models = t
+                .models
+                .iter()
+                .filter(|m| shown.with(|k| k.is_empty() || k.contains(&m.model)))
+                .count();
+            (t.runs.len(), models)
+        })
+    };
+    let (runs0, models0) = untrack(cells);
+    let table_open = RwSignal::new(runs0 * models0 <= TABLE_OPEN_CELLS);
+    let table_summary = move || {
+        let (runs, models) = cells();
+        format!("The figures as a table ({runs} runs × {models} models)")
+    };
     let table_trend = Signal::derive(move || trend.get());
     let table_shown = Signal::derive(move || shown.get());
     Some(view! {
@@ -155,7 +176,18 @@ pub fn SiteTrend(index: Arc<RunIndex>) -> impl IntoView {
             </div>
             <ExportButtons base_name=Signal::derive(move || format!("trend-{}", corpus.get()))
                 canvas_id="site-trend" chart=chart caption=caption svg_size=(960, 460) csv=csv />
-            <TrendTable index=index trend=table_trend shown=table_shown />
+            <details class="trend-table-box" prop:open=table_open.get_untracked()
+                on:toggle=move |ev| {
+                    let open = ev.target()
+                        .and_then(|t| t.dyn_into::<web_sys::HtmlDetailsElement>().ok())
+                        .is_some_and(|d| d.open());
+                    table_open.set(open);
+                }>
+                <summary data-testid="trend-table-toggle">{table_summary}</summary>
+                {move || table_open.get().then(|| view! {
+                    <TrendTable index=index.clone() trend=table_trend shown=table_shown />
+                })}
+            </details>
         </section>
     })
 }
