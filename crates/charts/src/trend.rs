@@ -193,7 +193,12 @@ pub fn draw_trend<DB: DrawingBackend>(
                 series.color.stroke_width(2),
             ))?;
         }
-        let all: Vec<(f64, f64)> = stretches.into_iter().flatten().collect();
+        // Grey lines are context: a line without markers (a lone value keeps its dot).
+        let all: Vec<(f64, f64)> = stretches
+            .into_iter()
+            .filter(|l| series.in_legend || l.len() == 1)
+            .flatten()
+            .collect();
         draw_markers(&mut ctx, &all, series.color, series.marker)?;
         points.push(
             series

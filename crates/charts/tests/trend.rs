@@ -131,7 +131,8 @@ fn many_runs_get_thinned_names_inside_the_canvas_and_no_legend_past_ten_entries(
     let named = svg.matches("\nnightly-").count();
     assert!((5..50).contains(&named), "{named} run names");
     assert!(svg.contains("\nnightly-000\n"));
-    // 11 lines × 100 runs of markers, no legend's.
+    // Past ten lines, all in the legend here (the app greys out all but eight): 11 lines ×
+    // 100 runs of markers, and no legend.
     assert_eq!(circles(&svg).len(), 1100);
     assert!(!svg.contains("\nmodel-0\n"));
     // Title escaped.
@@ -155,4 +156,7 @@ fn the_legend_lists_only_the_lines_marked_for_it() {
     assert!(!svg.contains("\ngrey\n"));
     // Whiskers (three strokes a value, at 45 % opacity) for the listed line's two values only.
     assert_eq!(svg.matches("opacity=\"0.45\"").count(), 6, "{svg}");
+    // Markers: none on the grey line (its two values make a line), two squares on the
+    // listed one plus its legend sample; no circle at all.
+    assert_eq!(circles(&svg).len(), 0);
 }
