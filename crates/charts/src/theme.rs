@@ -26,9 +26,9 @@ impl Palette {
     /// k* histogram bars: Okabe-Ito blue (`#0072B2`).
     pub const K_STAR: RGBColor = RGBColor(0x00, 0x72, 0xb2);
     /// One colour per line when lines stand for models (a site's trend), cycled with the
-    /// markers past eight: Okabe-Ito blue, orange, bluish green, reddish purple, vermillion,
-    /// sky blue, grey, and Tol's wine (`#882255`) for the yellow and black that vanish on a
-    /// light or dark background.
+    /// markers past eight: Okabe-Ito blue, orange, bluish green, reddish purple, vermillion
+    /// and sky blue, then Tol's olive (`#999933`) and wine (`#882255`) for the yellow and
+    /// black that vanish on a light or dark background. No grey: grey lines are context.
     pub const SERIES: [RGBColor; 8] = [
         RGBColor(0x00, 0x72, 0xb2),
         RGBColor(0xe6, 0x9f, 0x00),
@@ -36,9 +36,14 @@ impl Palette {
         RGBColor(0xcc, 0x79, 0xa7),
         RGBColor(0xd5, 0x5e, 0x00),
         RGBColor(0x56, 0xb4, 0xe9),
-        RGBColor(0x99, 0x99, 0x99),
+        RGBColor(0x99, 0x99, 0x33),
         RGBColor(0x88, 0x22, 0x55),
     ];
+    /// Context lines behind the coloured ones (a trend's models past the eighth): a grey
+    /// that recedes into the background, light on white, dark on the dark theme.
+    pub const CONTEXT_LIGHT: RGBColor = RGBColor(0xc4, 0xc4, 0xc4);
+    /// [`Palette::CONTEXT_LIGHT`] on the dark theme.
+    pub const CONTEXT_DARK: RGBColor = RGBColor(0x55, 0x59, 0x61);
 }
 
 /// Background, text and grid colours of one theme.

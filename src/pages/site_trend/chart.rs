@@ -86,7 +86,12 @@ pub fn trend_chart(
                     let (color, marker) = if coloured {
                         look(i)
                     } else {
-                        (Palette::OTHER, Marker::Circle)
+                        let grey = if theme == Theme::DARK {
+                            Palette::CONTEXT_DARK
+                        } else {
+                            Palette::CONTEXT_LIGHT
+                        };
+                        (grey, Marker::Circle)
                     };
                     TrendSeries {
                         label: m.name.clone(),
