@@ -12,7 +12,8 @@
 //   - `longestTaskMs` until the trend was drawn.
 // Prints a markdown table of medians and the JSON of every round.
 //
-// Usage: node e2e/bench/site_index.mjs [--runs ROUNDS] [--size N]
+// Usage: [SITE_DIR=DIR] node e2e/bench/site_index.mjs [--runs ROUNDS] [--size N]
+// (SITE_DIR: measure that site instead, e.g. a copy with another build's app in it)
 // The app must be built (dist/) and RUNLENS_BIN point at a (release) runlens binary.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -55,7 +56,7 @@ function site() {
   return dir;
 }
 
-const dir = site();
+const dir = process.env.SITE_DIR || site();
 const server = await startServer(['--site', dir]);
 const results = [];
 try {
