@@ -51,11 +51,15 @@ fn index() -> Arc<RunIndex> {
 }
 
 fn mount(state: ViewState) -> web_sys::HtmlElement {
+    mount_index(index(), state)
+}
+
+fn mount_index(index: Arc<RunIndex>, state: ViewState) -> web_sys::HtmlElement {
     let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&host).unwrap();
     let handle = leptos::mount::mount_to(host.clone(), move || {
         provide_context(UrlState::detached(state.clone()));
-        view! { <SiteTrend index=index() /> }.into_any()
+        view! { <SiteTrend index=index.clone() /> }.into_any()
     });
     std::mem::forget(handle);
     host
@@ -173,13 +177,7 @@ async fn more_than_ten_models_grey_out_all_but_the_top_eight() {
         format: SITE_FORMAT.into(),
         runs: vec![run("r1", "dev", models)],
     });
-    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
-    let handle = leptos::mount::mount_to(host.clone(), move || {
-        provide_context(UrlState::detached(ViewState::default()));
-        view! { <SiteTrend index=index.clone() /> }.into_any()
-    });
-    std::mem::forget(handle);
+    let host = mount_index(index, ViewState::default());
     wait_for(&host, "[data-testid='trend-table'] tbody tr").await;
     assert_eq!(
         texts(&host, "[data-testid='trend-grey']"),
@@ -216,13 +214,7 @@ async fn a_big_sites_table_is_built_when_opened() {
         format: SITE_FORMAT.into(),
         runs,
     });
-    let host: web_sys::HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&host).unwrap();
-    let handle = leptos::mount::mount_to(host.clone(), move || {
-        provide_context(UrlState::detached(ViewState::default()));
-        view! { <SiteTrend index=index.clone() /> }.into_any()
-    });
-    std::mem::forget(handle);
+    let host = mount_index(index, ViewState::default());
     wait_for(&host, "[data-testid='trend-table-toggle']").await;
     assert_eq!(
         texts(&host, "[data-testid='trend-table-toggle']"),

@@ -12,7 +12,6 @@ use runlens_core::bundle::Bundle;
 use runlens_core::csv::to_csv;
 use runlens_core::metrics::compare_ranking::{RankingCompare, compare_rankings};
 use runlens_core::metrics::curves::{QuestionRanking, RetrievalCurves};
-use runlens_core::metrics::question_rows::QuestionRow;
 use runlens_core::metrics::ranking_metrics::{RANKING_METRICS, RankingMetric};
 use runlens_core::metrics::ranking_view::{RankingAnswer, RankingQuery};
 
@@ -22,17 +21,6 @@ use crate::derived::newest_answer::NewestAnswer;
 use crate::pages::ranking::curve_series::{curve_style, shown_metrics};
 use crate::state::UrlState;
 use crate::theme::chart_theme;
-
-/// A row's ranking as the metrics read it (0-based gold positions and `|G|`).
-fn ranking_of(row: &QuestionRow) -> (String, QuestionRanking) {
-    (
-        row.trace_id.clone(),
-        QuestionRanking {
-            positions: row.gold_ranks.iter().map(|r| r.saturating_sub(1)).collect(),
-            n_gold: row.n_gold,
-        },
-    )
-}
 
 /// `answer`'s curves and rankings when it shows `corpus` (a corpus without rankings makes
 /// the worker show another, or none).
@@ -46,7 +34,11 @@ fn of_corpus(
     let section = answer.section.as_ref()?;
     Some((
         section.curves.clone(),
-        answer.rows.iter().map(ranking_of).collect(),
+        answer
+            .rows
+            .iter()
+            .map(|r| (r.trace_id.clone(), r.ranking()))
+            .collect(),
     ))
 }
 

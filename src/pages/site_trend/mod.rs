@@ -158,9 +158,7 @@ pub fn SiteTrend(index: Arc<RunIndex>) -> impl IntoView {
                 {choices}
             </div>
             {move || {
-                let n = trend.with(|t| {
-                    t.models.iter().filter(|m| shown.with(|k| k.is_empty() || k.contains(&m.model))).count()
-                });
+                let (_, n) = cells();
                 (n > TREND_LEGEND_MAX).then(|| view! {
                     <p class="hint" data-testid="trend-grey">
                         {format!(

@@ -78,6 +78,15 @@ impl QuestionRow {
             .collect()
     }
 
+    /// The row's ranking as every ranking metric reads it (gold positions and `|G|`): what
+    /// the compare view pairs across runs (`super::compare_ranking`).
+    pub fn ranking(&self) -> super::curves::QuestionRanking {
+        super::curves::QuestionRanking {
+            positions: self.positions(),
+            n_gold: self.n_gold,
+        }
+    }
+
     /// nDCG@k of this row (same kernel as the curves).
     pub fn ndcg_at(&self, k: usize) -> f64 {
         ndcg_from_positions(&self.positions(), self.n_gold, k)
